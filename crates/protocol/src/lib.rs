@@ -1,0 +1,28 @@
+//! Wire types of Shoal's `/api/v1` surface, and the validation of a chat request.
+//!
+//! This crate is what crosses the wire and nothing else: serde types for chat completions
+//! (request, response, stream chunk), the model listing, the balance object and the one error
+//! shape, plus [`parse::parse_chat_request`], which turns a request body into a typed,
+//! validated [`chat::ChatCompletionRequest`] or an [`parse::InvalidRequest`] naming the field
+//! at fault. It does no I/O: no sockets, no files, no async runtime, no HTTP framework.
+//!
+//! Two guarantees other crates rely on:
+//!
+//! - **Validation messages never echo the request.** An [`parse::InvalidRequest`] names a field
+//!   path (`messages[2].tool_call_id`) and what was expected there; it never contains a value
+//!   taken from the body (prompt text, a role, a URL, a tool name). serde's own messages do
+//!   embed values, so they are never passed through.
+//! - **[`chat::ChatCompletionRequest::prompt_token_upper_bound`] never under-counts** a prompt
+//!   for byte-level tokenizers; it sizes the credit hold taken before a request is dispatched.
+//!
+//! Modules: [`error`] (the error body), [`chat`] (chat completions), [`models`] (the model
+//! listing), [`balance`] (the balance object), [`parse`] (parsing and validation).
+
+pub mod balance;
+pub mod chat;
+pub mod error;
+pub mod models;
+pub mod parse;
+pub mod worker;
+
+pub use parse::{parse_chat_request, InvalidRequest};

@@ -1,0 +1,420 @@
+//! The rules a well-shaped request must also meet. Messages name the field and the rule, never
+//! the value found.
+
+use base64::alphabet;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine as _;
+
+use super::InvalidRequest;
+use crate::chat::{
+    ChatCompletionRequest, ChatMessage, ContentPart, MessageContent, Role, Stop, ToolChoice,
+    ToolChoiceMode,
+};
+
+/// Most stop sequences a request may give.
+pub const MAX_STOP_SEQUENCES: usize = 4;
+
+/// Image types an `image_url` data URL may carry.
+const IMAGE_TYPES: &[&str] = &["png", "jpeg", "jpg", "webp", "gif"];
+
+const RESPONSE_FORMATS: &[&str] = &["text", "json_object", "json_schema"];
+
+type Check = Result<(), InvalidRequest>;
+
+impl ChatCompletionRequest {
+    /// Checks the rules serde's shapes cannot express; [`crate::parse::parse_chat_request`]
+    /// runs it. Reports the first rule broken.
+    pub fn validate(&self) -> Check {
+        if self.model.trim().is_empty() {
+            return Err(InvalidRequest::new(
+                "model",
+                "`model` is required: a model id from GET /api/v1/models",
+            ));
+        }
+        if self.messages.is_empty() {
+            return Err(InvalidRequest::new(
+                "messages",
+                "`messages` is required and must be a non-empty array of messages",
+            ));
+        }
+        for (i, message) in self.messages.iter().enumerate() {
+            check_message(i, message)?;
+        }
+        self.check_tools()?;
+        self.check_sampling()
+    }
+
+    fn check_tools(&self) -> Check {
+        let tools = self.tools.as_deref().unwrap_or_default();
+        for (j, tool) in tools.iter().enumerate() {
+            let name = &tool.function.name;
+            let param = format!("tools[{j}].function.name");
+            if !is_valid_tool_name(name) {
+                return Err(InvalidRequest::new(
+                    &param,
+                    format!("`{param}` must be 1 to 64 characters of a-z, A-Z, 0-9, `_` and `-`"),
+                ));
+            }
+            if let Some(k) = tools[..j].iter().position(|t| t.function.name == *name) {
+                return Err(InvalidRequest::new(
+                    &param,
+                    format!(
+                        "`{param}` repeats the name of `tools[{k}]`; tool names must be unique"
+                    ),
+                ));
+            }
+        }
+        match &self.tool_choice {
+            Some(ToolChoice::Named(named))
+                if !tools.iter().any(|t| t.function.name == named.function.name) =>
+            {
+                Err(InvalidRequest::new(
+                    "tool_choice.function.name",
+                    "`tool_choice.function.name` must be the name of a tool defined in `tools`",
+                ))
+            }
+            Some(ToolChoice::Mode(ToolChoiceMode::Required)) if tools.is_empty() => {
+                Err(InvalidRequest::new(
+                    "tool_choice",
+                    "`tool_choice` requires a tool call, but `tools` is empty or missing",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn check_sampling(&self) -> Check {
+        if self.n.is_some_and(|n| n != 1) {
+            return Err(InvalidRequest::new(
+                "n",
+                "`n` must be 1: one choice per request",
+            ));
+        }
+        in_range(
+            "temperature",
+            self.temperature,
+            |t| (0.0..=2.0).contains(&t),
+            "from 0 to 2",
+        )?;
+        in_range(
+            "top_p",
+            self.top_p,
+            |p| p > 0.0 && p <= 1.0,
+            "greater than 0 and at most 1",
+        )?;
+        let penalty = |p: f64| (-2.0..=2.0).contains(&p);
+        in_range(
+            "presence_penalty",
+            self.presence_penalty,
+            penalty,
+            "from -2 to 2",
+        )?;
+        in_range(
+            "frequency_penalty",
+            self.frequency_penalty,
+            penalty,
+            "from -2 to 2",
+        )?;
+        for (field, value) in [
+            ("max_tokens", self.max_tokens),
+            ("max_completion_tokens", self.max_completion_tokens),
+        ] {
+            if value == Some(0) {
+                return Err(InvalidRequest::new(
+                    field,
+                    format!("`{field}` must be at least 1"),
+                ));
+            }
+        }
+        if let Some(stop) = &self.stop {
+            if stop.as_slice().len() > MAX_STOP_SEQUENCES {
+                return Err(InvalidRequest::new(
+                    "stop",
+                    format!("`stop` takes at most {MAX_STOP_SEQUENCES} sequences"),
+                ));
+            }
+            if let Some(k) = stop.as_slice().iter().position(String::is_empty) {
+                let param = match stop {
+                    Stop::One(_) => "stop".to_owned(),
+                    Stop::Many(_) => format!("stop[{k}]"),
+                };
+                return Err(InvalidRequest::new(
+                    &param,
+                    format!("`{param}` must not be an empty string"),
+                ));
+            }
+        }
+        if let Some(format) = &self.response_format {
+            if !format.is_object() {
+                return Err(InvalidRequest::new(
+                    "response_format",
+                    "`response_format` must be an object such as `{\"type\":\"json_object\"}`",
+                ));
+            }
+            let known = format
+                .get("type")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| RESPONSE_FORMATS.contains(&t));
+            if !known {
+                return Err(InvalidRequest::new(
+                    "response_format.type",
+                    "`response_format.type` must be `text`, `json_object` or `json_schema`",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn in_range(field: &str, value: Option<f64>, ok: impl Fn(f64) -> bool, range: &str) -> Check {
+    match value {
+        Some(v) if !ok(v) => Err(InvalidRequest::new(
+            field,
+            format!("`{field}` must be a number {range}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn check_message(i: usize, m: &ChatMessage) -> Check {
+    let at = |field: &str| format!("messages[{i}].{field}");
+    let has_tool_calls = !m.tool_calls().is_empty();
+
+    if has_tool_calls && m.role != Role::Assistant {
+        let param = at("tool_calls");
+        return Err(InvalidRequest::new(
+            &param,
+            format!("`{param}` is only allowed on assistant messages"),
+        ));
+    }
+    if m.role == Role::Tool {
+        if m.tool_call_id.as_deref().is_none_or(str::is_empty) {
+            let param = at("tool_call_id");
+            return Err(InvalidRequest::new(
+                &param,
+                format!(
+                    "`{param}` is required on tool messages: the `id` of the tool call it answers"
+                ),
+            ));
+        }
+    } else if m.tool_call_id.is_some() {
+        let param = at("tool_call_id");
+        return Err(InvalidRequest::new(
+            &param,
+            format!("`{param}` is only allowed on tool messages"),
+        ));
+    }
+
+    let empty = match &m.content {
+        None => true,
+        Some(MessageContent::Parts(parts)) => parts.is_empty(),
+        Some(MessageContent::Text(_)) => false,
+    };
+    if empty && !(m.role == Role::Assistant && has_tool_calls) {
+        let param = at("content");
+        return Err(InvalidRequest::new(
+            &param,
+            format!(
+                "`{param}` is required: a string or a non-empty array of content parts \
+                 (it may be null only on an assistant message with `tool_calls`)"
+            ),
+        ));
+    }
+    if let Some(MessageContent::Parts(parts)) = &m.content {
+        for (j, part) in parts.iter().enumerate() {
+            let ContentPart::ImageUrl { image_url } = part else {
+                continue;
+            };
+            if m.role != Role::User {
+                let param = at(&format!("content[{j}]"));
+                return Err(InvalidRequest::new(
+                    &param,
+                    format!("`{param}`: image parts are only allowed in user messages"),
+                ));
+            }
+            let param = at(&format!("content[{j}].image_url.url"));
+            check_image_url(&image_url.url)
+                .map_err(|why| InvalidRequest::new(&param, format!("`{param}`: {why}")))?;
+        }
+    }
+
+    for (k, call) in m.tool_calls().iter().enumerate() {
+        if call.id.is_empty() {
+            let param = at(&format!("tool_calls[{k}].id"));
+            return Err(InvalidRequest::new(
+                &param,
+                format!("`{param}` must be a non-empty string"),
+            ));
+        }
+        if call.function.name.is_empty() {
+            let param = at(&format!("tool_calls[{k}].function.name"));
+            return Err(InvalidRequest::new(
+                &param,
+                format!("`{param}` must be a non-empty string"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `^[a-zA-Z0-9_-]{1,64}$`
+fn is_valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+const DATA_URL_FORM: &str = "`data:image/<png|jpeg|webp|gif>;base64,<data>`";
+
+/// An image URL must be `data:image/<type>;base64,<valid base64>`. The reason returned is a
+/// fixed text.
+pub(crate) fn check_image_url(url: &str) -> Result<(), String> {
+    let scheme_is = |scheme: &str| {
+        url.len() > scheme.len()
+            && url.as_bytes()[..scheme.len()].eq_ignore_ascii_case(scheme.as_bytes())
+    };
+    if scheme_is("http://") || scheme_is("https://") {
+        return Err(format!(
+            "remote image URLs are never fetched; send the image inline as a base64 data URL, \
+             {DATA_URL_FORM}"
+        ));
+    }
+    if !scheme_is("data:") {
+        return Err(format!(
+            "an image URL must be an inline base64 data URL, {DATA_URL_FORM}"
+        ));
+    }
+    let Some((meta, payload)) = url["data:".len()..].split_once(',') else {
+        return Err(format!("not a valid data URL; expected {DATA_URL_FORM}"));
+    };
+    let mut meta = meta.split(';');
+    let media_type = meta.next().unwrap_or_default();
+    let is_image = media_type.split_once('/').is_some_and(|(top, sub)| {
+        top.eq_ignore_ascii_case("image") && IMAGE_TYPES.iter().any(|t| sub.eq_ignore_ascii_case(t))
+    });
+    if !is_image {
+        return Err(format!(
+            "the image must be PNG, JPEG, WebP or GIF, {DATA_URL_FORM}"
+        ));
+    }
+    let base64_marked = meta
+        .next()
+        .is_some_and(|m| m.eq_ignore_ascii_case("base64"));
+    if !base64_marked || meta.next().is_some() {
+        return Err(format!(
+            "the data URL must be base64-encoded, {DATA_URL_FORM}"
+        ));
+    }
+    if !is_base64(payload) {
+        return Err(
+            "the data URL's data is not valid base64 (standard alphabet, no line breaks)".into(),
+        );
+    }
+    Ok(())
+}
+
+/// True for a non-empty, valid standard-alphabet base64 text, padded or not. Decodes in small
+/// pieces so that a large image costs no allocation.
+fn is_base64(payload: &str) -> bool {
+    const ENGINE: GeneralPurpose = GeneralPurpose::new(
+        &alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    // Bytes of base64 per piece: a multiple of 4, so each piece but the last is complete.
+    const PIECE: usize = 4096;
+    let unpadded = payload.trim_end_matches('=');
+    if unpadded.is_empty() || payload.len() - unpadded.len() > 2 || unpadded.contains('=') {
+        return false;
+    }
+    let mut out = [0u8; PIECE / 4 * 3 + 3];
+    payload
+        .as_bytes()
+        .chunks(PIECE)
+        .all(|piece| ENGINE.decode_slice(piece, &mut out).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_names() {
+        for ok in ["a", "get_weather", "Get-Weather-2", &"x".repeat(64)] {
+            assert!(is_valid_tool_name(ok), "{ok}");
+        }
+        for bad in ["", "has space", "dot.name", "ünï", "a/b", &"x".repeat(65)] {
+            assert!(!is_valid_tool_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn base64_payloads() {
+        use base64::engine::general_purpose::STANDARD;
+        for len in [1, 2, 3, 4, 3071, 3072, 3073, 10_000] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+            let encoded = STANDARD.encode(&data);
+            assert!(is_base64(&encoded), "padded, {len} bytes");
+            assert!(
+                is_base64(encoded.trim_end_matches('=')),
+                "unpadded, {len} bytes"
+            );
+        }
+        let long = STANDARD.encode(vec![0u8; 9000]);
+        for bad in [
+            "",
+            "=",
+            "QQ===",
+            "QQ==QQ==",
+            "Q",
+            "a b",
+            "QUJD\nREVG",
+            "QUJD-_",
+            &format!("{}QQ=={}", &long[..4092], &long[..8]),
+            &format!("{}!", &long[..8192]),
+        ] {
+            assert!(!is_base64(bad), "{bad:.40}");
+        }
+    }
+
+    #[test]
+    fn image_urls() {
+        let ok = [
+            "data:image/png;base64,iVBORw0KGgo=",
+            "data:image/jpeg;base64,/9j/4AAQ",
+            "data:image/jpg;base64,/9j/4AAQ",
+            "DATA:IMAGE/WEBP;BASE64,UklGRg==",
+            "data:image/gif;base64,R0lGODlh",
+        ];
+        for url in ok {
+            assert_eq!(check_image_url(url), Ok(()), "{url}");
+        }
+        let remote = ["http://example.com/a.png", "HTTPS://example.com/a.png"];
+        for url in remote {
+            assert!(
+                check_image_url(url).unwrap_err().contains("never fetched"),
+                "{url}"
+            );
+        }
+        let bad = [
+            "",
+            "ftp://example.com/a.png",
+            "file:///etc/passwd",
+            "/local/path.png",
+            "data:",
+            "data:image/png;base64",
+            "data:image/png,iVBORw0KGgo=",
+            "data:image/svg+xml;base64,PHN2Zz4=",
+            "data:text/plain;base64,aGk=",
+            "data:image/png;charset=utf-8;base64,iVBORw0KGgo=",
+            "data:image/png;base64;x,iVBORw0KGgo=",
+            "data:image/png;base64,",
+            "data:image/png;base64,not base64!",
+        ];
+        for url in bad {
+            let why = check_image_url(url).unwrap_err();
+            assert!(!why.contains("never fetched"), "{url}");
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The worker protocol (version 1): JSON messages over the WebSocket at `/api/worker/ws`.
+//! `docs/worker-protocol.md` is the prose version of this file.
+//!
+//! Privacy is structural here: [`JobRequest`] is the whole of what a worker learns about a
+//! request, and it has no field for a key, an account, an IP, a user id or the client's
+//! `user` field.
+
+use serde::{Deserialize, Serialize};
+
+use crate::chat::{ChatMessage, Stop, Tool, ToolCallDelta, ToolChoice};
+
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What kind of worker is connecting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkerKind {
+    /// Embedded inference (llama.cpp) on the worker's own hardware.
+    Native,
+    /// A worker fronting an OpenAI-compatible server (vLLM, SGLang, llama-server, Ollama).
+    Upstream,
+    /// A browser tab (wllama / WebLLM).
+    Browser,
+    /// The entry node of a swarm ring.
+    Swarm,
+    /// An image generation worker.
+    Image,
+}
+
+/// One model a worker serves, with what it can do for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServedModel {
+    pub id: String,
+    #[serde(default)]
+    pub tools: bool,
+    #[serde(default)]
+    pub vision: bool,
+    #[serde(default)]
+    pub reasoning: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_length: Option<u32>,
+}
+
+/// The generation input of one job: nothing else about the request reaches a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobRequest {
+    pub messages: Vec<ChatMessage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<Tool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_tool_calls: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// Always set: the smaller of the client's limit and the model's maximum output.
+    pub max_tokens: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Stop>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub presence_penalty: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequency_penalty: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
+}
+
+/// Token counts of a finished job, as the worker measured them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobUsage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Part of `completion_tokens`.
+    #[serde(default)]
+    pub reasoning_tokens: u64,
+}
+
+/// Messages from a worker to the gateway.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum WorkerMessage {
+    Hello {
+        protocol: u32,
+        kind: WorkerKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        models: Vec<ServedModel>,
+        concurrency: u32,
+    },
+    Heartbeat,
+    Delta {
+        job_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reasoning: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_calls: Option<Vec<ToolCallDelta>>,
+    },
+    Done {
+        job_id: String,
+        finish_reason: String,
+        usage: JobUsage,
+    },
+    Error {
+        job_id: String,
+        /// A short machine code (`upstream_unavailable`, `bad_request`, …); never free text.
+        code: String,
+        retryable: bool,
+    },
+}
+
+/// Messages from the gateway to a worker.
+// `Job` dwarfs the rest, and jobs are most of what is sent: boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum GatewayMessage {
+    Welcome {
+        protocol: u32,
+        worker_id: String,
+        heartbeat_interval_ms: u64,
+        #[serde(default)]
+        ignored_models: Vec<String>,
+    },
+    Refused {
+        message: String,
+    },
+    Job {
+        job_id: String,
+        model: String,
+        request: JobRequest,
+    },
+    Cancel {
+        job_id: String,
+    },
+}
