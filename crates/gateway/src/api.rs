@@ -1,0 +1,177 @@
+//! Handlers of the `/api/v1` surface. Each reads top to bottom as the path of a request:
+//! validate, resolve, hold, dispatch, settle.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::header;
+use axum::response::Response;
+use axum::{Extension, Json};
+use shoal_protocol::balance::BalanceResponse;
+use shoal_protocol::models::{Capabilities, ModelEntry, ModelList, Pricing};
+use shoal_protocol::parse::parse_chat_request;
+use shoal_protocol::chat::ChatCompletionRequest;
+use shoal_protocol::worker::JobRequest;
+use shoal_store::{HoldOutcome, HoldRequest};
+
+use crate::auth::Caller;
+use crate::observe::RequestStart;
+use crate::error::ApiError;
+use crate::relay::{self, JobContext};
+use crate::{now_ms, pricing, AppState};
+
+/// A request body that must be JSON, read whole within the configured size limit.
+/// Its rejections are [`ApiError`]s, so they have the one error shape.
+pub struct JsonBytes(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for JsonBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+            let ct = ct.to_str().unwrap_or("");
+            let mime = ct.split(';').next().unwrap_or("").trim();
+            if !(mime.eq_ignore_ascii_case("application/json") || mime.ends_with("+json")) {
+                return Err(ApiError::unsupported_media_type());
+            }
+        }
+        let limit = req
+            .extensions()
+            .get::<BodyLimit>()
+            .map(|l| l.0)
+            .unwrap_or(crate::config::DEFAULT_BODY_LIMIT);
+        match Bytes::from_request(req, state).await {
+            Ok(bytes) => Ok(JsonBytes(bytes)),
+            Err(rejection) if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError::payload_too_large(limit))
+            }
+            Err(_) => Err(ApiError::invalid_request("could not read the request body", None)),
+        }
+    }
+}
+
+/// The configured body limit, for error messages.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+pub async fn list_models(State(state): State<AppState>) -> Json<ModelList> {
+    let card = &state.config.rate_card;
+    let pricing = Pricing::per_token(
+        card.input_nano_usd_per_token as f64 / 1000.0,
+        card.output_nano_usd_per_token as f64 / 1000.0,
+    );
+    let catalog = &state.config.catalog;
+    let data = catalog
+        .entries()
+        .iter()
+        .map(|m| {
+            let target = catalog.resolve(&m.id).unwrap_or(m);
+            ModelEntry {
+                id: m.id.clone(),
+                object: "model".into(),
+                created: m.created,
+                owned_by: m.owned_by.clone(),
+                available: state.pool.available(&target.id),
+                pricing: pricing.clone(),
+                context_length: m.context_length,
+                max_output_tokens: Some(m.max_output_tokens),
+                capabilities: Capabilities {
+                    tools: m.tools,
+                    vision: m.vision,
+                    reasoning: m.reasoning,
+                },
+                description: m.description.clone(),
+                deprecated: m.alias_of.is_some(),
+                alias_of: m.alias_of.clone(),
+            }
+        })
+        .collect();
+    Json(ModelList::new(data))
+}
+
+pub async fn balance(
+    State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
+) -> Result<Json<BalanceResponse>, ApiError> {
+    let b = state.store.balance(caller.account_id, now_ms()).await?;
+    Ok(Json(BalanceResponse {
+        object: "balance".into(),
+        credits: b.credits,
+        usd: shoal_store::money::credits_to_usd(b.credits),
+        total_deposited: b.total_deposited,
+        total_spent: b.total_spent,
+        credits_held: b.credits_held,
+        daily_credits_left: b.daily_credits_left,
+    }))
+}
+
+pub async fn chat_completions(
+    State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
+    start: Option<Extension<RequestStart>>,
+    JsonBytes(body): JsonBytes,
+) -> Result<Response, ApiError> {
+    let arrived = start.map(|s| s.0 .0).unwrap_or_else(std::time::Instant::now);
+    // 1. validate
+    let req = parse_chat_request(&body).map_err(|e| ApiError::invalid_request(e.message, e.param))?;
+    drop(body);
+    let model = state.config.catalog.resolve(&req.model).ok_or_else(ApiError::model_not_found)?;
+    if req.has_image_parts() && !model.vision {
+        return Err(ApiError::invalid_request(
+            "this model does not accept image input; use a model whose capabilities include vision",
+            Some("messages".into()),
+        ));
+    }
+    if req.tools.as_ref().is_some_and(|t| !t.is_empty()) && !model.tools {
+        return Err(ApiError::invalid_request("this model does not support tools", Some("tools".into())));
+    }
+
+    // 2. hold the largest cost it could incur
+    let request_id = format!("chatcmpl-{}", uuid::Uuid::new_v4().simple());
+    let needed = pricing::hold_credits(&state.config.rate_card, &req, model);
+    let now = now_ms();
+    let hold = HoldRequest {
+        request_id: request_id.clone(),
+        account_id: caller.account_id,
+        credits: needed,
+        model: model.id.clone(),
+        expires_at: now + state.config.hold_ttl.as_millis() as i64,
+    };
+    if let HoldOutcome::Insufficient { needed, available } = state.store.hold(&hold, now).await? {
+        return Err(ApiError::insufficient_credits(needed, available));
+    }
+
+    // 3. dispatch and relay; the relay ends the hold whatever happens.
+    let ctx = JobContext {
+        arrived,
+        request_id,
+        model: model.id.clone(),
+        created: now / 1000,
+        stream: req.stream.unwrap_or(false),
+        include_usage: req.wants_usage_in_stream(),
+        job: job_request(req, pricing::output_token_cap_for(model)),
+    };
+    Ok(relay::run(state.clone(), ctx).await)
+}
+
+/// The generation input of a request, and nothing else: the client's `user`, its key and
+/// its account have no field to go into.
+fn job_request(mut req: ChatCompletionRequest, max_tokens: impl FnOnce(&ChatCompletionRequest) -> u32) -> JobRequest {
+    let max_tokens = max_tokens(&req);
+    // Most chat templates know `system` only.
+    req.developer_as_system();
+    JobRequest {
+        messages: req.messages,
+        tools: req.tools,
+        tool_choice: req.tool_choice,
+        parallel_tool_calls: req.parallel_tool_calls,
+        temperature: req.temperature,
+        top_p: req.top_p,
+        max_tokens,
+        stop: req.stop,
+        seed: req.seed,
+        presence_penalty: req.presence_penalty,
+        frequency_penalty: req.frequency_penalty,
+        response_format: req.response_format,
+        reasoning_effort: req.reasoning_effort,
+    }
+}

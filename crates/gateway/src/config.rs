@@ -1,0 +1,190 @@
+//! Gateway configuration: the TOML file's shape and the resolved settings.
+//!
+//! Precedence, highest first: command-line flag, environment variable (both handled by the
+//! binary), config file, built-in default.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use shoal_store::money::RateCard;
+
+use crate::catalog::{Catalog, ModelSpec};
+
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
+pub const DEFAULT_BODY_LIMIT: usize = 20 * 1024 * 1024;
+pub const DEFAULT_RPM: u32 = 60;
+
+/// The config file as written by an operator. Every field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub listen: Option<SocketAddr>,
+    pub data_dir: Option<PathBuf>,
+    pub database_url: Option<String>,
+    /// Largest request body accepted, in bytes.
+    pub body_limit_bytes: Option<usize>,
+    /// Requests per minute for keys that have no limit of their own.
+    pub default_rpm: Option<u32>,
+    /// Longest a chat request may run before the gateway gives up on it.
+    pub request_timeout_secs: Option<u64>,
+    /// How long an unsettled credit hold lives; defaults to the request timeout plus 5 minutes.
+    pub hold_ttl_secs: Option<u64>,
+    /// How often expired holds are released.
+    pub reaper_interval_secs: Option<u64>,
+    /// How long a verified API key is trusted without asking the store again.
+    pub auth_cache_ms: Option<u64>,
+    /// Credits sold per USD (display and purchase only; pricing uses 1 credit = 0.001 USD).
+    pub credits_per_usd_sold: Option<i64>,
+    /// How long a request waits for a busy worker to free a slot before 503.
+    pub queue_timeout_secs: Option<u64>,
+    /// How many requests may wait for a slot at once; beyond that, 503 at once.
+    pub max_queued: Option<usize>,
+    /// How often workers send heartbeats; one silent for three intervals is dropped.
+    pub worker_heartbeat_ms: Option<u64>,
+    pub pricing: Option<PricingConfig>,
+    /// Replaces the built-in catalog whole.
+    pub models: Option<Vec<ModelSpec>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PricingConfig {
+    pub input_nano_usd_per_token: i64,
+    pub output_nano_usd_per_token: i64,
+}
+
+impl FileConfig {
+    pub fn load(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read config file {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))
+    }
+}
+
+/// Settings the running gateway uses.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    pub listen: SocketAddr,
+    pub body_limit_bytes: usize,
+    pub default_rpm: u32,
+    pub request_timeout: Duration,
+    pub hold_ttl: Duration,
+    pub reaper_interval: Duration,
+    pub auth_cache: Duration,
+    pub credits_per_usd_sold: i64,
+    pub queue_timeout: Duration,
+    pub max_queued: usize,
+    pub worker_heartbeat: Duration,
+    pub rate_card: RateCard,
+    pub catalog: Catalog,
+}
+
+impl GatewayConfig {
+    /// Resolves a file config (already overlaid with flags) into settings, checking ranges.
+    pub fn from_file(file: FileConfig) -> anyhow::Result<Self> {
+        let listen = match file.listen {
+            Some(addr) => addr,
+            None => DEFAULT_LISTEN.parse()?,
+        };
+        let default_rpm = file.default_rpm.unwrap_or(DEFAULT_RPM);
+        anyhow::ensure!(default_rpm > 0, "default_rpm must be at least 1");
+        let body_limit_bytes = file.body_limit_bytes.unwrap_or(DEFAULT_BODY_LIMIT);
+        anyhow::ensure!(body_limit_bytes >= 1024, "body_limit_bytes must be at least 1024");
+        let request_timeout = Duration::from_secs(file.request_timeout_secs.unwrap_or(600));
+        let hold_ttl = file
+            .hold_ttl_secs
+            .map(Duration::from_secs)
+            .unwrap_or(request_timeout + Duration::from_secs(300));
+        anyhow::ensure!(
+            hold_ttl > request_timeout,
+            "hold_ttl_secs must be longer than request_timeout_secs, or a running request could lose its hold"
+        );
+        let rate_card = match file.pricing {
+            Some(p) => {
+                anyhow::ensure!(
+                    p.input_nano_usd_per_token >= 0 && p.output_nano_usd_per_token >= 0,
+                    "prices must not be negative"
+                );
+                RateCard {
+                    input_nano_usd_per_token: p.input_nano_usd_per_token,
+                    output_nano_usd_per_token: p.output_nano_usd_per_token,
+                }
+            }
+            None => RateCard::default(),
+        };
+        let catalog = match file.models {
+            Some(models) => Catalog::new(models).map_err(|e| anyhow::anyhow!("[[models]]: {e}"))?,
+            None => Catalog::builtin(),
+        };
+        let credits_per_usd_sold = file
+            .credits_per_usd_sold
+            .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
+        anyhow::ensure!(credits_per_usd_sold > 0, "credits_per_usd_sold must be positive");
+        Ok(GatewayConfig {
+            listen,
+            body_limit_bytes,
+            default_rpm,
+            request_timeout,
+            hold_ttl,
+            reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
+            auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
+            credits_per_usd_sold,
+            queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
+            max_queued: file.max_queued.unwrap_or(1024),
+            worker_heartbeat: Duration::from_millis(file.worker_heartbeat_ms.unwrap_or(5000).max(100)),
+            rate_card,
+            catalog,
+        })
+    }
+}
+
+impl Default for GatewayConfig {
+    fn default() -> Self {
+        Self::from_file(FileConfig::default()).expect("defaults are valid")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_table_replaces_the_catalog() {
+        let file: FileConfig = toml::from_str(
+            r#"
+            default_rpm = 5
+            [[models]]
+            id = "tiny"
+            context_length = 4096
+            max_output_tokens = 512
+            [[models]]
+            id = "old-tiny"
+            alias_of = "tiny"
+            context_length = 4096
+            max_output_tokens = 512
+            "#,
+        )
+        .unwrap();
+        let cfg = GatewayConfig::from_file(file).unwrap();
+        assert_eq!(cfg.default_rpm, 5);
+        assert_eq!(cfg.catalog.entries().len(), 2);
+        assert_eq!(cfg.catalog.resolve("old-tiny").unwrap().id, "tiny");
+        assert!(cfg.catalog.resolve("service-pro").is_none());
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_refused() {
+        assert!(toml::from_str::<FileConfig>("listn = \"1.2.3.4:5\"").is_err());
+        let zero = FileConfig { default_rpm: Some(0), ..Default::default() };
+        assert!(GatewayConfig::from_file(zero).is_err());
+        let short = FileConfig {
+            request_timeout_secs: Some(60),
+            hold_ttl_secs: Some(30),
+            ..Default::default()
+        };
+        assert!(GatewayConfig::from_file(short).is_err());
+    }
+}

@@ -1,0 +1,183 @@
+//! The one error type of the HTTP surface. Every failure, including framework rejections and
+//! unknown routes, becomes `{"error":{"message","type","code"}}` with the right status.
+//!
+//! Messages are written here or come from validators that never echo request values, so an
+//! error can't carry prompt text back out or into a log.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use shoal_protocol::error::ErrorBody;
+
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub kind: &'static str,
+    pub code: &'static str,
+    pub message: String,
+    pub param: Option<String>,
+    /// Seconds, for 429 and 503.
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, kind: &'static str, code: &'static str, message: String) -> Self {
+        ApiError { status, kind, code, message, param: None, retry_after: None }
+    }
+
+    pub fn invalid_request(message: impl Into<String>, param: Option<String>) -> Self {
+        let mut e = Self::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request_error",
+            "invalid_request",
+            message.into(),
+        );
+        e.param = param;
+        e
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "authentication_error", "invalid_api_key", message.into())
+    }
+
+    pub fn insufficient_credits(needed: i64, available: i64) -> Self {
+        Self::new(
+            StatusCode::PAYMENT_REQUIRED,
+            "insufficient_credits",
+            "insufficient_credits",
+            format!(
+                "insufficient credits: this request needs a hold of {needed} credits and {available} are available"
+            ),
+        )
+    }
+
+    pub fn model_not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "invalid_request_error",
+            "model_not_found",
+            "the requested model does not exist; GET /api/v1/models lists the models".into(),
+        )
+        .with_param("model")
+    }
+
+    pub fn route_not_found() -> Self {
+        Self::new(StatusCode::NOT_FOUND, "invalid_request_error", "not_found", "no such route".into())
+    }
+
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "invalid_request_error",
+            "method_not_allowed",
+            "this method is not allowed on this route".into(),
+        )
+    }
+
+    pub fn payload_too_large(limit: usize) -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "invalid_request_error",
+            "request_too_large",
+            format!("request body exceeds the limit of {limit} bytes"),
+        )
+    }
+
+    pub fn rate_limited(limit: u32, retry_after: u64) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limit_error",
+            "rate_limit_exceeded",
+            format!("rate limit of {limit} requests per minute exceeded; retry in {retry_after} s"),
+        );
+        e.retry_after = Some(retry_after);
+        e
+    }
+
+    pub fn no_worker(message: impl Into<String>) -> Self {
+        let mut e = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "service_unavailable",
+            "no_worker_available",
+            message.into(),
+        );
+        e.retry_after = Some(5);
+        e
+    }
+
+    /// The worker failed in a way another worker would not fix. The worker's code is named;
+    /// its message never travels (it may quote the prompt).
+    pub fn worker_failed(code: &str) -> Self {
+        Self::new(
+            StatusCode::BAD_GATEWAY,
+            "server_error",
+            "worker_error",
+            format!("the worker failed to complete the request ({code}); only delivered output is billed"),
+        )
+    }
+
+    pub fn timeout() -> Self {
+        Self::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "server_error",
+            "timeout",
+            "the request ran past the gateway's time limit; only delivered output is billed".into(),
+        )
+    }
+
+    pub fn unsupported_media_type() -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "invalid_request_error",
+            "unsupported_media_type",
+            "the request body must be JSON (Content-Type: application/json)".into(),
+        )
+    }
+
+    /// A failure of ours, not the caller's. The detail goes to the log, not to the client.
+    pub fn internal() -> Self {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_error",
+            "internal_error",
+            "internal error; the request was not billed".into(),
+        )
+    }
+
+    pub fn with_param(mut self, param: &str) -> Self {
+        self.param = Some(param.to_owned());
+        self
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<shoal_store::StoreError> for ApiError {
+    fn from(err: shoal_store::StoreError) -> Self {
+        tracing::error!(error = %err, "store error");
+        ApiError::internal()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = ErrorBody::new(self.message, self.kind, self.code);
+        body.error.param = self.param;
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        // Handlers' own errors are logged by the request log line; the code is enough there.
+        response.extensions_mut().insert(ErrorCode(self.code));
+        response
+    }
+}
+
+/// Marks a response as an error of ours, so the access log can name its code.
+#[derive(Debug, Clone, Copy)]
+pub struct ErrorCode(pub &'static str);

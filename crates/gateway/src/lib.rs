@@ -1,0 +1,166 @@
+//! The Shoal gateway: the HTTP service in front of the worker pool.
+//!
+//! It owns the `/api/v1` surface (auth, rate limits, validation, credit holds, dispatch,
+//! relay, settlement) and nothing else: storage is `shoal-store`, wire types are
+//! `shoal-protocol`, and the binary in `shoal` only wires these together.
+//!
+//! Invariants kept here: every response is either a success or the one error shape; bad
+//! input gets a 4xx, never a panic or a 5xx; no prompt or completion text reaches a log line.
+
+pub mod api;
+pub mod auth;
+pub mod catalog;
+pub mod config;
+pub mod error;
+pub mod metrics;
+pub mod observe;
+pub mod pool;
+pub mod pricing;
+pub mod ratelimit;
+pub mod relay;
+pub mod worker_ws;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::from_fn_with_state;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use shoal_store::Store;
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+
+use crate::auth::KeyCache;
+use crate::config::GatewayConfig;
+use crate::error::ApiError;
+use crate::ratelimit::{LocalGcra, RateLimiter};
+use crate::pool::Pool;
+
+/// Shared state of one gateway process.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub config: GatewayConfig,
+    pub store: Store,
+    pub limiter: Arc<dyn RateLimiter>,
+    pub pool: Pool,
+    pub key_cache: KeyCache,
+    pub metrics: metrics::Metrics,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl AppState {
+    pub fn new(config: GatewayConfig, store: Store) -> Self {
+        Self::with_limiter(config, store, Arc::new(LocalGcra::default()))
+    }
+
+    pub fn with_limiter(config: GatewayConfig, store: Store, limiter: Arc<dyn RateLimiter>) -> Self {
+        AppState(Arc::new(Inner {
+            pool: Pool::new(config.queue_timeout, config.max_queued),
+            config,
+            store,
+            limiter,
+            key_cache: KeyCache::default(),
+            metrics: metrics::Metrics::default(),
+        }))
+    }
+}
+
+/// Current Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::route_not_found()
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::method_not_allowed()
+}
+
+async fn metrics_text(axum::extract::State(state): axum::extract::State<AppState>) -> Response {
+    let body = state.metrics.encode();
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        body,
+    )
+        .into_response()
+}
+
+async fn health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok" }))
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    // The panic payload may hold request data: it is neither logged nor returned.
+    tracing::error!("a handler panicked");
+    ApiError::internal().into_response()
+}
+
+/// The whole HTTP surface.
+pub fn router(state: AppState) -> Router {
+    let limit = state.config.body_limit_bytes;
+    let v1 = Router::new()
+        .route("/models", get(api::list_models))
+        .route("/balance", get(api::balance))
+        .route("/chat/completions", post(api::chat_completions))
+        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    Router::new()
+        .nest("/api/v1", v1)
+        .route("/api/worker/ws", get(worker_ws::worker_socket))
+        .route("/health", get(health))
+        .route("/metrics", get(metrics_text))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(Extension(api::BodyLimit(limit)))
+        .layer(from_fn_with_state(state.clone(), observe::access_log))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .with_state(state)
+}
+
+/// Releases expired holds now and then every `reaper_interval`, until the process ends.
+pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(state.config.reaper_interval);
+        loop {
+            tick.tick().await;
+            match state.store.expire_holds(now_ms()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(released = n, "expired credit holds released"),
+                Err(e) => tracing::warn!(error = %e, "hold reaper failed; will retry"),
+            }
+        }
+    })
+}
+
+/// Serves until `shutdown` resolves, then finishes in-flight requests and returns.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let reaper = spawn_hold_reaper(state.clone());
+    let app = router(state);
+    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    reaper.abort();
+    result
+}

@@ -1,0 +1,64 @@
+//! Prometheus metrics, served on `GET /metrics`.
+//!
+//! Labels come from small fixed sets (route templates, status codes, model ids from the
+//! catalog): nothing from a request body can become a label.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RequestLabels {
+    pub route: String,
+    pub status: u16,
+}
+
+pub struct Metrics {
+    registry: Registry,
+    pub requests: Family<RequestLabels, Counter>,
+    /// Time spent in the gateway on a chat request, minus the time spent waiting on the
+    /// worker: what Shoal adds to a request's latency (to the whole body, or to the first
+    /// chunk of a stream).
+    pub overhead: Histogram,
+    /// From a request's arrival to its job being handed to a worker's socket.
+    pub dispatch_wait: Histogram,
+    pub workers_connected: Gauge,
+    pub credits_charged: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("shoal");
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register("http_requests", "HTTP requests answered, by route and status", requests.clone());
+        // 10 µs … ~5 s
+        let overhead = Histogram::new(exponential_buckets(0.000_01, 2.0, 20));
+        registry.register(
+            "gateway_overhead_seconds",
+            "Time in the gateway minus time waiting on the worker, per chat request",
+            overhead.clone(),
+        );
+        let dispatch_wait = Histogram::new(exponential_buckets(0.000_01, 2.0, 24));
+        registry.register(
+            "dispatch_wait_seconds",
+            "Time from a chat request's arrival to its job reaching a worker",
+            dispatch_wait.clone(),
+        );
+        let workers_connected = Gauge::default();
+        registry.register("workers_connected", "Workers connected now", workers_connected.clone());
+        let credits_charged = Counter::default();
+        registry.register("credits_charged", "Credits charged by settled requests", credits_charged.clone());
+        Metrics { registry, requests, overhead, dispatch_wait, workers_connected, credits_charged }
+    }
+}
+
+impl Metrics {
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        prometheus_client::encoding::text::encode(&mut out, &self.registry).expect("writing to a String");
+        out
+    }
+}

@@ -1,0 +1,300 @@
+//! The worker pool: connected workers, their free slots, and job dispatch.
+//!
+//! Jobs are pushed: `dispatch` picks, among connected workers serving the model with a free
+//! slot, the least loaded, takes the slot and sends the job down that worker's socket. When
+//! all are busy the caller waits (bounded in time and in number of waiters) for a slot to
+//! free; when no connected worker serves the model at all it fails at once.
+//!
+//! A job's events come back on a channel owned by the request that dispatched it. Whatever
+//! ends a job — `done`, `error`, the worker vanishing — frees its slot exactly once.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use shoal_protocol::chat::ToolCallDelta;
+use shoal_protocol::worker::{GatewayMessage, JobRequest, JobUsage, ServedModel, WorkerKind};
+use tokio::sync::{mpsc, Notify};
+
+pub type WorkerId = u64;
+
+/// What a request hears about its job.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEvent {
+    Delta {
+        content: Option<String>,
+        reasoning: Option<String>,
+        tool_calls: Option<Vec<ToolCallDelta>>,
+    },
+    Done {
+        finish_reason: String,
+        usage: JobUsage,
+    },
+    /// The worker reported an error, or went away (`code` = `worker_lost`).
+    Failed {
+        code: String,
+        retryable: bool,
+    },
+}
+
+struct Worker {
+    kind: WorkerKind,
+    models: Vec<ServedModel>,
+    /// Catalog id → the id the worker announced it under (an alias, say), used in its jobs.
+    announced: HashMap<String, String>,
+    capacity: u32,
+    outbox: mpsc::UnboundedSender<GatewayMessage>,
+    /// Jobs in flight on this worker, by job id.
+    jobs: HashMap<String, mpsc::UnboundedSender<JobEvent>>,
+}
+
+impl Worker {
+    fn serves(&self, model: &str) -> bool {
+        self.models.iter().any(|m| m.id == model)
+    }
+    fn free(&self) -> bool {
+        (self.jobs.len() as u32) < self.capacity
+    }
+}
+
+#[derive(Default)]
+struct State {
+    workers: HashMap<WorkerId, Worker>,
+    /// Job id → the worker running it.
+    job_owner: HashMap<String, WorkerId>,
+    waiting: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DispatchError {
+    /// No connected worker serves the model.
+    NoWorker,
+    /// Workers exist but none freed a slot in time, or too many requests are waiting.
+    Busy,
+}
+
+/// A dispatched job: where its events arrive, and who runs it.
+pub struct Job {
+    pub id: String,
+    pub worker: WorkerId,
+    pub events: mpsc::UnboundedReceiver<JobEvent>,
+}
+
+pub struct Pool {
+    state: Mutex<State>,
+    slot_freed: Notify,
+    next_id: AtomicU64,
+    pub queue_timeout: Duration,
+    pub max_waiting: usize,
+}
+
+impl Pool {
+    pub fn new(queue_timeout: Duration, max_waiting: usize) -> Self {
+        Pool {
+            state: Mutex::new(State::default()),
+            slot_freed: Notify::new(),
+            next_id: AtomicU64::new(1),
+            queue_timeout,
+            max_waiting,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// True exactly when a connected worker serves `model`.
+    pub fn available(&self, model: &str) -> bool {
+        self.lock().workers.values().any(|w| w.serves(model))
+    }
+
+    /// Model id → capabilities advertised by the connected workers (OR over workers).
+    pub fn capabilities(&self, model: &str) -> Option<ServedModel> {
+        let state = self.lock();
+        let mut found: Option<ServedModel> = None;
+        for m in state.workers.values().flat_map(|w| w.models.iter()).filter(|m| m.id == model) {
+            let f = found.get_or_insert_with(|| ServedModel { id: m.id.clone(), ..Default::default() });
+            f.tools |= m.tools;
+            f.vision |= m.vision;
+            f.reasoning |= m.reasoning;
+        }
+        found
+    }
+
+    pub fn connected(&self) -> usize {
+        self.lock().workers.len()
+    }
+
+    /// Adds a worker. `models` carry catalog ids; `announced` maps those the worker named
+    /// differently (by an alias) back to its own name, which its jobs use.
+    pub fn register(
+        &self,
+        kind: WorkerKind,
+        models: Vec<ServedModel>,
+        announced: HashMap<String, String>,
+        capacity: u32,
+        outbox: mpsc::UnboundedSender<GatewayMessage>,
+    ) -> WorkerId {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let worker = Worker {
+            kind,
+            models,
+            announced,
+            capacity: capacity.max(1),
+            outbox,
+            jobs: HashMap::new(),
+        };
+        self.lock().workers.insert(id, worker);
+        self.slot_freed.notify_waiters();
+        id
+    }
+
+    /// Removes a worker; every job it was running fails with `worker_lost` (retryable).
+    pub fn unregister(&self, id: WorkerId) {
+        let removed = {
+            let mut state = self.lock();
+            let removed = state.workers.remove(&id);
+            if let Some(w) = &removed {
+                for job in w.jobs.keys() {
+                    state.job_owner.remove(job);
+                }
+            }
+            removed
+        };
+        if let Some(w) = removed {
+            for (_, tx) in w.jobs {
+                let _ = tx.send(JobEvent::Failed { code: "worker_lost".into(), retryable: true });
+            }
+        }
+        self.slot_freed.notify_waiters();
+    }
+
+    pub fn kind_of(&self, id: WorkerId) -> Option<WorkerKind> {
+        self.lock().workers.get(&id).map(|w| w.kind)
+    }
+
+    /// Sends a job to the least-loaded worker serving `model` that has a free slot, skipping
+    /// `exclude` (workers that already failed this request), waiting for a slot if needed.
+    pub async fn dispatch(
+        &self,
+        model: &str,
+        request: &JobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<Job, DispatchError> {
+        let deadline = tokio::time::Instant::now() + self.queue_timeout;
+        let mut counted_waiting = false;
+        let result = loop {
+            // Register interest before looking, so a slot freed in between is not missed.
+            let notified = self.slot_freed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            match self.try_dispatch(model, request, exclude) {
+                Ok(job) => break Ok(job),
+                Err(DispatchError::NoWorker) => break Err(DispatchError::NoWorker),
+                Err(DispatchError::Busy) => {}
+            }
+            if !counted_waiting {
+                let mut state = self.lock();
+                if state.waiting >= self.max_waiting {
+                    break Err(DispatchError::Busy);
+                }
+                state.waiting += 1;
+                counted_waiting = true;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                break Err(DispatchError::Busy);
+            }
+        };
+        if counted_waiting {
+            self.lock().waiting -= 1;
+        }
+        result
+    }
+
+    fn try_dispatch(
+        &self,
+        model: &str,
+        request: &JobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<Job, DispatchError> {
+        let mut state = self.lock();
+        let mut any = false;
+        let mut best: Option<(WorkerId, u64)> = None;
+        for (id, w) in &state.workers {
+            if !w.serves(model) || exclude.contains(id) {
+                continue;
+            }
+            any = true;
+            if !w.free() {
+                continue;
+            }
+            // Load as a fraction of capacity, compared without floats.
+            let load = (w.jobs.len() as u64 * 1_000_000) / u64::from(w.capacity);
+            if best.is_none_or(|(_, l)| load < l) {
+                best = Some((*id, load));
+            }
+        }
+        let Some((worker_id, _)) = best else {
+            return Err(if any { DispatchError::Busy } else { DispatchError::NoWorker });
+        };
+        let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let worker = state.workers.get_mut(&worker_id).expect("chosen worker exists");
+        let message = GatewayMessage::Job {
+            job_id: job_id.clone(),
+            model: worker.announced.get(model).cloned().unwrap_or_else(|| model.to_owned()),
+            request: request.clone(),
+        };
+        if worker.outbox.send(message).is_err() {
+            // The socket task is gone; its unregister is on the way.
+            return Err(DispatchError::Busy);
+        }
+        worker.jobs.insert(job_id.clone(), tx);
+        state.job_owner.insert(job_id.clone(), worker_id);
+        Ok(Job { id: job_id, worker: worker_id, events: rx })
+    }
+
+    /// Routes an event from worker `from` to its job. Events for jobs that worker does not
+    /// run are dropped (a worker cannot write into another's jobs). Ends the job on
+    /// `Done`/`Failed`.
+    pub fn deliver(&self, from: WorkerId, job_id: &str, event: JobEvent) {
+        let ends = matches!(event, JobEvent::Done { .. } | JobEvent::Failed { .. });
+        let mut state = self.lock();
+        if state.job_owner.get(job_id) != Some(&from) {
+            return;
+        }
+        let Some(worker) = state.workers.get_mut(&from) else { return };
+        let tx = if ends { worker.jobs.remove(job_id) } else { worker.jobs.get(job_id).cloned() };
+        if ends {
+            state.job_owner.remove(job_id);
+        }
+        drop(state);
+        if let Some(tx) = tx {
+            let _ = tx.send(event);
+        }
+        if ends {
+            self.slot_freed.notify_waiters();
+        }
+    }
+
+    /// Asks the worker running `job_id` to stop. The slot frees when it reports the end.
+    pub fn cancel(&self, job_id: &str) {
+        let state = self.lock();
+        if let Some(w) = state.job_owner.get(job_id).and_then(|id| state.workers.get(id)) {
+            let _ = w.outbox.send(GatewayMessage::Cancel { job_id: job_id.to_owned() });
+        }
+    }
+
+    /// Forgets a job whose worker never answered the cancel, freeing its slot.
+    pub fn abandon(&self, job_id: &str) {
+        let mut state = self.lock();
+        if let Some(worker_id) = state.job_owner.remove(job_id) {
+            if let Some(w) = state.workers.get_mut(&worker_id) {
+                w.jobs.remove(job_id);
+            }
+            drop(state);
+            self.slot_freed.notify_waiters();
+        }
+    }
+}

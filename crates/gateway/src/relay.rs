@@ -1,0 +1,444 @@
+//! Running one chat job: dispatch with invisible failover before the first token, then relay
+//! the worker's events to the client (one JSON body, or SSE chunks), then settle the hold.
+//!
+//! The job is driven by its own task, so a client that goes away (the handler's future is
+//! dropped) still gets its job cancelled and its hold settled for what was generated.
+
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use shoal_protocol::chat::{
+    ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionTokensDetails, Delta,
+    FunctionCall, ResponseMessage, Role, ToolCall, ToolCallDelta, ToolType, Usage,
+};
+use shoal_protocol::worker::{JobRequest, JobUsage};
+use shoal_store::Charge;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::ApiError;
+use crate::pool::{DispatchError, Job, JobEvent, WorkerId};
+use crate::{now_ms, AppState};
+
+/// How many workers a request is offered to before it gives up.
+const MAX_ATTEMPTS: usize = 3;
+/// Tool calls one response may carry; deltas with a larger index are dropped.
+const MAX_TOOL_CALLS: usize = 128;
+/// How long a cancelled job's worker gets to report its final usage.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// Everything about one admitted request that the driver needs.
+pub struct JobContext {
+    /// When the request reached the gateway.
+    pub arrived: Instant,
+    pub request_id: String,
+    pub model: String,
+    pub created: i64,
+    pub stream: bool,
+    pub include_usage: bool,
+    pub job: JobRequest,
+}
+
+/// Dispatches the job and answers the client; the hold in `ctx.request_id` is always ended.
+pub async fn run(state: AppState, ctx: JobContext) -> Response {
+    let cancel = CancellationToken::new();
+    // Dropped with the handler's future when the client goes away.
+    let guard = cancel.clone().drop_guard();
+    let (ready_tx, ready_rx) = oneshot::channel::<Result<Answer, ApiError>>();
+    let arrived = ctx.arrived;
+    let state_metrics = state.clone();
+    let state_metrics = &state_metrics.metrics;
+    tokio::spawn(drive(state.clone(), ctx, cancel, ready_tx));
+    let answer = ready_rx.await;
+    if let Ok(Ok(a)) = &answer {
+        let overhead = arrived.elapsed().saturating_sub(a.worker_time);
+        state_metrics.overhead.observe(overhead.as_secs_f64());
+    }
+    let response = match answer.map(|r| r.map(|a| a.ready)) {
+        Ok(Ok(Ready::Whole(body))) => {
+            let mut r = (StatusCode::OK, Body::from(body)).into_response();
+            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            r
+        }
+        Ok(Ok(Ready::Stream(rx))) => {
+            let stream = futures::stream::unfold(rx, |mut rx| async move {
+                rx.recv().await.map(|b| (Ok::<Bytes, std::convert::Infallible>(b), rx))
+            });
+            let mut r = (StatusCode::OK, Body::from_stream(stream)).into_response();
+            let h = r.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            h.insert("x-accel-buffering", HeaderValue::from_static("no"));
+            r
+        }
+        Ok(Err(e)) => e.into_response(),
+        Err(_) => ApiError::internal().into_response(),
+    };
+    // A streamed body outlives this function; the stream's own channel tells the driver when
+    // the client goes away, so the guard is only needed until here.
+    guard.disarm();
+    response
+}
+
+enum Ready {
+    Whole(Vec<u8>),
+    Stream(mpsc::Receiver<Bytes>),
+}
+
+/// Ready to answer, with how long of that the worker took (dispatch to its last event for a
+/// whole body, to its first event for a stream).
+struct Answer {
+    ready: Ready,
+    worker_time: Duration,
+}
+
+/// Dispatch, offering the job to other workers while it fails before its first event.
+async fn start(state: &AppState, ctx: &JobContext) -> Result<(Job, JobEvent, Instant), ApiError> {
+    let mut tried: Vec<WorkerId> = Vec::new();
+    for _ in 0..MAX_ATTEMPTS {
+        let mut job = match state.pool.dispatch(&ctx.model, &ctx.job, &tried).await {
+            Ok(job) => job,
+            Err(DispatchError::NoWorker) if tried.is_empty() => {
+                return Err(ApiError::no_worker("no worker serving this model is online; retry shortly"))
+            }
+            Err(DispatchError::NoWorker) => break,
+            Err(DispatchError::Busy) => {
+                return Err(ApiError::no_worker("every worker serving this model is busy; retry shortly"))
+            }
+        };
+        let dispatched = Instant::now();
+        if tried.is_empty() {
+            state.metrics.dispatch_wait.observe(ctx.arrived.elapsed().as_secs_f64());
+        }
+        match job.events.recv().await {
+            Some(JobEvent::Failed { code, retryable: true }) => {
+                tracing::warn!(request_id = %ctx.request_id, job = %job.id, code = %code, "job failed before its first token; failing over");
+                tried.push(job.worker);
+            }
+            None => tried.push(job.worker),
+            Some(JobEvent::Failed { code, .. }) => return Err(worker_refused(&code)),
+            Some(first) => return Ok((job, first, dispatched)),
+        }
+    }
+    Err(ApiError::no_worker("the workers serving this model failed; retry shortly"))
+}
+
+fn worker_refused(code: &str) -> ApiError {
+    if code == "upstream_rejected" || code == "invalid_request" {
+        ApiError::invalid_request("the model refused this request (for example, the prompt is longer than its context)", None)
+    } else {
+        ApiError::worker_failed(code)
+    }
+}
+
+/// What the client has been sent, for billing when the worker can't report usage.
+#[derive(Default)]
+struct Delivered {
+    deltas: u64,
+}
+
+async fn drive(
+    state: AppState,
+    ctx: JobContext,
+    cancel: CancellationToken,
+    ready: oneshot::Sender<Result<Answer, ApiError>>,
+) {
+    let started = tokio::select! {
+        r = start(&state, &ctx) => r,
+        _ = cancel.cancelled() => Err(ApiError::internal()),
+    };
+    let (mut job, first, dispatched) = match started {
+        Ok(v) => v,
+        Err(e) => {
+            void(&state, &ctx.request_id).await;
+            let _ = ready.send(Err(e));
+            return;
+        }
+    };
+    let deadline = tokio::time::Instant::now() + state.config.request_timeout;
+    let outcome = if ctx.stream {
+        let (tx, rx) = mpsc::channel::<Bytes>(64);
+        let answer = Answer { ready: Ready::Stream(rx), worker_time: dispatched.elapsed() };
+        if ready.send(Ok(answer)).is_err() {
+            cancel.cancel();
+        }
+        relay_stream(&state, &ctx, &mut job, first, tx, &cancel, deadline).await
+    } else {
+        let mut acc = Accumulator::default();
+        let outcome = collect(&mut job, first, &mut acc, &cancel, deadline).await;
+        if let Outcome::Done { finish_reason, usage } = &outcome {
+            let worker_time = dispatched.elapsed();
+            let body = acc.into_completion(&ctx, finish_reason, usage);
+            let _ = ready.send(Ok(Answer { ready: Ready::Whole(body), worker_time }));
+        } else if let Outcome::Failed { code, .. } = &outcome {
+            let _ = ready.send(Err(ApiError::worker_failed(code)));
+        } else {
+            // The client is gone (nobody reads this) or the deadline passed.
+            let _ = ready.send(Err(ApiError::timeout()));
+        }
+        outcome
+    };
+    finish(&state, &ctx, &mut job, outcome).await;
+}
+
+enum Outcome {
+    Done { finish_reason: String, usage: JobUsage },
+    /// The client went away or the deadline passed: the job was cancelled.
+    Cancelled { delivered: u64 },
+    Failed { code: String, delivered: u64 },
+}
+
+async fn next_event(
+    job: &mut Job,
+    cancel: &CancellationToken,
+    deadline: tokio::time::Instant,
+) -> Option<JobEvent> {
+    tokio::select! {
+        ev = job.events.recv() => Some(ev.unwrap_or(JobEvent::Failed { code: "worker_lost".into(), retryable: false })),
+        _ = cancel.cancelled() => None,
+        _ = tokio::time::sleep_until(deadline) => None,
+    }
+}
+
+async fn collect(
+    job: &mut Job,
+    first: JobEvent,
+    acc: &mut Accumulator,
+    cancel: &CancellationToken,
+    deadline: tokio::time::Instant,
+) -> Outcome {
+    let mut event = first;
+    loop {
+        match event {
+            JobEvent::Delta { content, reasoning, tool_calls } => acc.add(content, reasoning, tool_calls),
+            JobEvent::Done { finish_reason, usage } => return Outcome::Done { finish_reason, usage },
+            JobEvent::Failed { code, .. } => return Outcome::Failed { code, delivered: 0 },
+        }
+        event = match next_event(job, cancel, deadline).await {
+            Some(e) => e,
+            None => return Outcome::Cancelled { delivered: 0 },
+        };
+    }
+}
+
+fn sse(json: &impl serde::Serialize) -> Bytes {
+    let mut buf = Vec::with_capacity(256);
+    buf.extend_from_slice(b"data: ");
+    serde_json::to_writer(&mut buf, json).expect("chunks serialize");
+    buf.extend_from_slice(b"\n\n");
+    Bytes::from(buf)
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn relay_stream(
+    state: &AppState,
+    ctx: &JobContext,
+    job: &mut Job,
+    first: JobEvent,
+    tx: mpsc::Sender<Bytes>,
+    cancel: &CancellationToken,
+    deadline: tokio::time::Instant,
+) -> Outcome {
+    let _ = state;
+    let chunk = |delta: Delta, finish_reason: Option<String>| ChatCompletionChunk {
+        id: ctx.request_id.clone(),
+        object: "chat.completion.chunk".into(),
+        created: ctx.created,
+        model: ctx.model.clone(),
+        choices: vec![ChunkChoice { index: 0, delta, finish_reason, logprobs: None }],
+        usage: None,
+    };
+    let mut delivered = Delivered::default();
+    let mut sent_role = false;
+    let mut event = first;
+    loop {
+        let frame = match event {
+            JobEvent::Delta { content, reasoning, tool_calls } => {
+                let role = (!sent_role).then_some(Role::Assistant);
+                sent_role = true;
+                delivered.deltas += 1;
+                sse(&chunk(Delta { role, content, reasoning_content: reasoning, tool_calls }, None))
+            }
+            JobEvent::Done { finish_reason, usage } => {
+                let mut tail = Vec::new();
+                if !sent_role {
+                    tail.extend_from_slice(&sse(&chunk(
+                        Delta { role: Some(Role::Assistant), content: Some(String::new()), ..Default::default() },
+                        None,
+                    )));
+                }
+                tail.extend_from_slice(&sse(&chunk(Delta::default(), Some(finish_reason.clone()))));
+                if ctx.include_usage {
+                    let mut c = chunk(Delta::default(), None);
+                    c.choices.clear();
+                    c.usage = Some(usage_block(&usage));
+                    tail.extend_from_slice(&sse(&c));
+                }
+                tail.extend_from_slice(b"data: [DONE]\n\n");
+                let _ = tx.send(Bytes::from(tail)).await;
+                return Outcome::Done { finish_reason, usage };
+            }
+            JobEvent::Failed { code, .. } => {
+                let body = serde_json::json!({"error": {
+                    "message": "the worker failed mid-stream; the response is incomplete and only what was delivered is billed",
+                    "type": "server_error",
+                    "code": code,
+                }});
+                let _ = tx.send(sse(&body)).await;
+                return Outcome::Failed { code, delivered: delivered.deltas };
+            }
+        };
+        tokio::select! {
+            sent = tx.send(frame) => if sent.is_err() {
+                return Outcome::Cancelled { delivered: delivered.deltas };
+            },
+            _ = tx.closed() => return Outcome::Cancelled { delivered: delivered.deltas },
+        }
+        event = tokio::select! {
+            ev = next_event(job, cancel, deadline) => match ev {
+                Some(e) => e,
+                None => return Outcome::Cancelled { delivered: delivered.deltas },
+            },
+            _ = tx.closed() => return Outcome::Cancelled { delivered: delivered.deltas },
+        };
+    }
+}
+
+/// Ends the job and its hold exactly once, whatever happened.
+async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outcome) {
+    let card = &state.config.rate_card;
+    let charge = match outcome {
+        Outcome::Done { usage, .. } => Some(charge_for(card, &usage)),
+        Outcome::Cancelled { delivered } => {
+            state.pool.cancel(&job.id);
+            // The worker answers a cancel with its usage so far.
+            let reported = tokio::time::timeout(CANCEL_GRACE, async {
+                loop {
+                    match job.events.recv().await {
+                        Some(JobEvent::Done { usage, .. }) => return Some(usage),
+                        Some(JobEvent::Delta { .. }) => continue,
+                        Some(JobEvent::Failed { .. }) | None => return None,
+                    }
+                }
+            })
+            .await
+            .ok()
+            .flatten();
+            if reported.is_none() {
+                state.pool.abandon(&job.id);
+            }
+            Some(charge_for(card, &reported.unwrap_or(JobUsage { completion_tokens: delivered, ..Default::default() })))
+        }
+        // The service failed: only what reached the client is billed (output tokens delivered).
+        Outcome::Failed { delivered, .. } => {
+            if delivered == 0 {
+                None
+            } else {
+                Some(charge_for(card, &JobUsage { completion_tokens: delivered, ..Default::default() }))
+            }
+        }
+    };
+    let now = now_ms();
+    let result = match charge {
+        Some(c) => state.store.settle(&ctx.request_id, Some(&c), now).await,
+        None => state.store.void(&ctx.request_id, now).await,
+    };
+    if let Ok(shoal_store::SettleOutcome::Settled { charged, .. }) = &result {
+        state.metrics.credits_charged.inc_by(u64::try_from(*charged).unwrap_or(0));
+    }
+    if let Err(e) = result {
+        tracing::error!(request_id = %ctx.request_id, error = %e, "settling a hold failed; the reaper will release it");
+    }
+}
+
+async fn void(state: &AppState, request_id: &str) {
+    if let Err(e) = state.store.void(request_id, now_ms()).await {
+        tracing::error!(request_id, error = %e, "voiding a hold failed; the reaper will release it");
+    }
+}
+
+fn charge_for(card: &shoal_store::money::RateCard, usage: &JobUsage) -> Charge {
+    let input = i64::try_from(usage.prompt_tokens).unwrap_or(i64::MAX);
+    let output = i64::try_from(usage.completion_tokens).unwrap_or(i64::MAX);
+    Charge {
+        input_tokens: input,
+        output_tokens: output,
+        reasoning_tokens: i64::try_from(usage.reasoning_tokens).unwrap_or(i64::MAX),
+        credits: card.credits(input, output),
+    }
+}
+
+fn usage_block(u: &JobUsage) -> Usage {
+    Usage {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+        total_tokens: u.prompt_tokens + u.completion_tokens,
+        completion_tokens_details: Some(CompletionTokensDetails { reasoning_tokens: u.reasoning_tokens }),
+    }
+}
+
+/// Builds a whole response out of deltas.
+#[derive(Default)]
+struct Accumulator {
+    content: String,
+    reasoning: String,
+    tool_calls: Vec<ToolCall>,
+}
+
+impl Accumulator {
+    fn add(&mut self, content: Option<String>, reasoning: Option<String>, tool_calls: Option<Vec<ToolCallDelta>>) {
+        if let Some(c) = content {
+            self.content.push_str(&c);
+        }
+        if let Some(r) = reasoning {
+            self.reasoning.push_str(&r);
+        }
+        for d in tool_calls.into_iter().flatten() {
+            let i = d.index as usize;
+            if i >= MAX_TOOL_CALLS {
+                // A worker can't make the gateway allocate without bound.
+                continue;
+            }
+            while self.tool_calls.len() <= i {
+                self.tool_calls.push(ToolCall {
+                    id: String::new(),
+                    r#type: ToolType::Function,
+                    function: FunctionCall { name: String::new(), arguments: String::new() },
+                });
+            }
+            let call = &mut self.tool_calls[i];
+            if let Some(id) = d.id {
+                call.id = id;
+            }
+            if let Some(f) = d.function {
+                if let Some(name) = f.name {
+                    call.function.name.push_str(&name);
+                }
+                if let Some(args) = f.arguments {
+                    call.function.arguments.push_str(&args);
+                }
+            }
+        }
+    }
+
+    fn into_completion(self, ctx: &JobContext, finish_reason: &str, usage: &JobUsage) -> Vec<u8> {
+        let has_tools = !self.tool_calls.is_empty();
+        let message = ResponseMessage {
+            role: Role::Assistant,
+            content: if self.content.is_empty() && has_tools { None } else { Some(self.content) },
+            tool_calls: has_tools.then_some(self.tool_calls),
+            reasoning_content: (!self.reasoning.is_empty()).then_some(self.reasoning),
+        };
+        let completion = ChatCompletion {
+            id: ctx.request_id.clone(),
+            object: "chat.completion".into(),
+            created: ctx.created,
+            model: ctx.model.clone(),
+            choices: vec![Choice { index: 0, message, finish_reason: Some(finish_reason.to_owned()), logprobs: None }],
+            usage: usage_block(usage),
+        };
+        serde_json::to_vec(&completion).expect("completions serialize")
+    }
+}

@@ -1,0 +1,164 @@
+//! The worker side of the gateway: `GET /api/worker/ws`.
+//!
+//! The token is checked before the upgrade, so a bad one is refused with nothing read. Then:
+//! `hello` (within 10 s) → registered in the pool → `welcome`; afterwards the socket carries
+//! jobs and cancels out, deltas and ends in. A worker silent for three heartbeat intervals is
+//! dropped and its jobs fail over. Job content passes through and is never logged.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use futures::{SinkExt, StreamExt};
+use shoal_protocol::worker::{GatewayMessage, ServedModel, WorkerMessage, PROTOCOL_VERSION};
+use tokio::sync::mpsc;
+
+use crate::error::ApiError;
+use crate::pool::JobEvent;
+use crate::AppState;
+
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn presented_token<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option<&'a str> {
+    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        let (scheme, token) = v.split_once(' ')?;
+        return scheme.eq_ignore_ascii_case("bearer").then(|| token.trim());
+    }
+    query?.split('&').find_map(|pair| pair.strip_prefix("token="))
+}
+
+pub async fn worker_socket(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Response {
+    let Some(token) = presented_token(&headers, query.as_deref()) else {
+        return ApiError::unauthorized("missing worker token").into_response();
+    };
+    let worker = match state.store.authenticate_worker_token(token).await {
+        Ok(Some(w)) => w,
+        Ok(None) => return ApiError::unauthorized("invalid worker token").into_response(),
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(_) => {
+            return ApiError::invalid_request("this endpoint speaks WebSocket only", None)
+                .into_response()
+        }
+    };
+    upgrade
+        .max_message_size(state.config.body_limit_bytes * 2)
+        .on_upgrade(move |socket| run_worker(socket, state, worker.name))
+}
+
+fn encode(msg: &GatewayMessage) -> Message {
+    Message::Text(serde_json::to_string(msg).expect("gateway messages serialize").into())
+}
+
+async fn refuse(socket: &mut WebSocket, message: &str) {
+    let _ = socket.send(encode(&GatewayMessage::Refused { message: message.to_owned() })).await;
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) {
+    let hello = match tokio::time::timeout(HELLO_TIMEOUT, socket.next()).await {
+        Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<WorkerMessage>(&text).ok(),
+        _ => None,
+    };
+    let Some(WorkerMessage::Hello { protocol, kind, models, concurrency, name }) = hello else {
+        refuse(&mut socket, "the first message must be a valid `hello`").await;
+        return;
+    };
+    if protocol != PROTOCOL_VERSION {
+        refuse(&mut socket, &format!("unsupported protocol version; this gateway speaks {PROTOCOL_VERSION}")).await;
+        return;
+    }
+    if concurrency == 0 {
+        refuse(&mut socket, "concurrency must be at least 1").await;
+        return;
+    }
+    // Keep the models the catalog knows, under their canonical ids.
+    let mut served: Vec<ServedModel> = Vec::new();
+    let mut announced = HashMap::new();
+    let mut ignored = Vec::new();
+    for m in models {
+        match state.config.catalog.resolve(&m.id) {
+            Some(spec) if !served.iter().any(|s| s.id == spec.id) => {
+                if spec.id != m.id {
+                    announced.insert(spec.id.clone(), m.id.clone());
+                }
+                served.push(ServedModel { id: spec.id.clone(), ..m });
+            }
+            Some(_) => {}
+            None => ignored.push(m.id),
+        }
+    }
+    if served.is_empty() {
+        refuse(&mut socket, "none of the announced models is in this gateway's catalog").await;
+        return;
+    }
+
+    let heartbeat = state.config.worker_heartbeat;
+    let (outbox, mut outgoing) = mpsc::unbounded_channel::<GatewayMessage>();
+    let model_ids: Vec<String> = served.iter().map(|m| m.id.clone()).collect();
+    let worker_id = state.pool.register(kind, served, announced, concurrency, outbox);
+    state.metrics.workers_connected.inc();
+    tracing::info!(worker_id, token = %token_name, name = name.as_deref().unwrap_or("-"), ?kind, models = ?model_ids, concurrency, "worker connected");
+
+    let welcome = GatewayMessage::Welcome {
+        protocol: PROTOCOL_VERSION,
+        worker_id: format!("wrk_{worker_id}"),
+        heartbeat_interval_ms: heartbeat.as_millis() as u64,
+        ignored_models: ignored,
+    };
+    let (mut sink, mut stream) = socket.split();
+    if sink.send(encode(&welcome)).await.is_err() {
+        state.pool.unregister(worker_id);
+        return;
+    }
+    let writer = tokio::spawn(async move {
+        while let Some(msg) = outgoing.recv().await {
+            if sink.send(encode(&msg)).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+
+    let reason = loop {
+        let next = tokio::time::timeout(heartbeat * 3, stream.next()).await;
+        let text = match next {
+            Err(_) => break "silent",
+            Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => break "disconnected",
+            Ok(Some(Ok(Message::Text(text)))) => text,
+            Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+            Ok(Some(Ok(Message::Binary(_)))) => break "protocol error (binary frame)",
+        };
+        let Ok(msg) = serde_json::from_str::<WorkerMessage>(&text) else {
+            // Never log the frame: it may hold generated text.
+            break "protocol error (malformed message)";
+        };
+        match msg {
+            WorkerMessage::Heartbeat => {}
+            WorkerMessage::Hello { .. } => break "protocol error (second hello)",
+            WorkerMessage::Delta { job_id, content, reasoning, tool_calls } => {
+                state.pool.deliver(worker_id, &job_id, JobEvent::Delta { content, reasoning, tool_calls });
+            }
+            WorkerMessage::Done { job_id, finish_reason, usage } => {
+                state.pool.deliver(worker_id, &job_id, JobEvent::Done { finish_reason, usage });
+            }
+            WorkerMessage::Error { job_id, code, retryable } => {
+                state.pool.deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
+            }
+        }
+    };
+    state.pool.unregister(worker_id);
+    state.metrics.workers_connected.dec();
+    writer.abort();
+    tracing::info!(worker_id, reason, "worker disconnected");
+}

@@ -1,0 +1,177 @@
+//! `shoal admin`: operator commands against the store. Each prints only the value it names,
+//! on one line of stdout; everything else goes to stderr, so scripts can capture the value.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use shoal_gateway::config::FileConfig;
+use shoal_gateway::now_ms;
+use shoal_store::{AccountId, Store};
+
+use crate::StoreArgs;
+
+#[derive(Args)]
+pub struct AdminArgs {
+    /// Configuration file (TOML); only its store settings are used here.
+    #[arg(long, env = "SHOAL_CONFIG", global = true)]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    store: StoreArgs,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Accounts.
+    #[command(subcommand)]
+    Account(AccountCommand),
+    /// Purchased credit balance.
+    #[command(subcommand)]
+    Credits(CreditsCommand),
+    /// API keys.
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// Plans with daily credits.
+    #[command(subcommand)]
+    Plan(PlanCommand),
+    /// Tokens that let workers connect.
+    #[command(subcommand, name = "worker-token")]
+    WorkerToken(WorkerTokenCommand),
+    /// The credit ledger.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
+}
+
+#[derive(Subcommand)]
+enum AccountCommand {
+    /// Create an account; prints its id.
+    Create {
+        #[arg(long)]
+        email: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum CreditsCommand {
+    /// Add purchased credits; prints the new balance.
+    Grant {
+        #[arg(long)]
+        account: AccountId,
+        #[arg(long, allow_negative_numbers = true)]
+        credits: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeyCommand {
+    /// Create an API key; prints the key, shown this once.
+    Create {
+        #[arg(long)]
+        account: AccountId,
+        #[arg(long)]
+        name: Option<String>,
+        /// Requests per minute for this key [default: the gateway's default_rpm].
+        #[arg(long)]
+        rpm: Option<u32>,
+    },
+    /// List an account's keys: one line each, tab-separated id, prefix, name, rpm, state.
+    List {
+        #[arg(long)]
+        account: AccountId,
+    },
+    /// Revoke a key; it stops working within a second.
+    Revoke {
+        #[arg(long)]
+        key_id: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum PlanCommand {
+    /// Give an account N daily credits (0 removes the plan).
+    Set {
+        #[arg(long)]
+        account: AccountId,
+        #[arg(long, allow_negative_numbers = true)]
+        daily_credits: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum WorkerTokenCommand {
+    /// Create a worker token; prints the token, shown this once.
+    Create {
+        #[arg(long)]
+        name: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum LedgerCommand {
+    /// Recompute every account from the journal; exits non-zero on any difference.
+    Verify,
+}
+
+pub async fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
+    let file = match &args.config {
+        Some(path) => FileConfig::load(path)?,
+        None => FileConfig::default(),
+    };
+    let store = args.store.open(&file).await?;
+    let result = execute(&store, args.command).await;
+    store.close().await;
+    result
+}
+
+async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCode> {
+    let now = now_ms();
+    match command {
+        AdminCommand::Account(AccountCommand::Create { email }) => {
+            println!("{}", store.create_account(&email, now).await?);
+        }
+        AdminCommand::Credits(CreditsCommand::Grant { account, credits }) => {
+            println!("{}", store.grant_credits(account, credits, now).await?);
+        }
+        AdminCommand::Key(KeyCommand::Create { account, name, rpm }) => {
+            let key = store.create_api_key(account, name.as_deref(), rpm, now).await?;
+            eprintln!("key id {} ({}…): store it now, it is not shown again", key.id, key.prefix);
+            println!("{}", key.key);
+        }
+        AdminCommand::Key(KeyCommand::List { account }) => {
+            for k in store.list_api_keys(account).await? {
+                let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
+                let rpm = k.rpm.map(|r| r.to_string()).unwrap_or_else(|| "default".into());
+                let name = k.name.as_deref().unwrap_or("-");
+                println!("{}\t{}\t{}\t{}\t{}", k.id, k.prefix, name, rpm, state);
+            }
+        }
+        AdminCommand::Key(KeyCommand::Revoke { key_id }) => {
+            store.revoke_api_key(key_id, now).await?;
+            eprintln!("key {key_id} revoked");
+        }
+        AdminCommand::Plan(PlanCommand::Set { account, daily_credits }) => {
+            store.set_plan(account, daily_credits, now).await?;
+            eprintln!("account {account}: {daily_credits} daily credits");
+        }
+        AdminCommand::WorkerToken(WorkerTokenCommand::Create { name }) => {
+            let token = store.create_worker_token(&name, now).await?;
+            eprintln!("worker token id {}: store it now, it is not shown again", token.id);
+            println!("{}", token.token);
+        }
+        AdminCommand::Ledger(LedgerCommand::Verify) => {
+            let report = store.verify_ledger().await?;
+            eprintln!("checked {} accounts", report.accounts_checked);
+            if !report.discrepancies.is_empty() {
+                for d in &report.discrepancies {
+                    eprintln!("account {}: {}", d.account_id, d.what);
+                }
+                println!("{} discrepancies", report.discrepancies.len());
+                return Ok(ExitCode::FAILURE);
+            }
+            println!("ok");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,116 @@
+//! The `shoal` binary: command-line wiring only. `serve` runs the gateway, `worker` runs a
+//! worker that dials in to one, `admin` changes the store directly (also while a server runs
+//! on it). The work lives in the library crates.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod admin;
+mod serve;
+
+#[derive(Parser)]
+#[command(name = "shoal", version, about = "Shoal: a self-hostable, OpenAI-compatible inference service")]
+struct Cli {
+    /// Log format on stderr.
+    #[arg(long, global = true, env = "SHOAL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the gateway (HTTP API on --listen).
+    Serve(serve::ServeArgs),
+    /// Administer accounts, keys, credits and worker tokens directly in the store.
+    Admin(admin::AdminArgs),
+    /// Run a worker: dial out to a gateway and run its jobs on a backend.
+    Worker(shoal_worker::WorkerArgs),
+}
+
+/// Where the store is: a database URL, or else a data folder holding an SQLite file.
+#[derive(Args, Clone)]
+pub struct StoreArgs {
+    /// Data folder for the embedded SQLite store [default: ./shoal-data].
+    #[arg(long, env = "SHOAL_DATA_DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// Database URL (postgres://… or sqlite://…); takes precedence over --data-dir.
+    #[arg(long, env = "SHOAL_DATABASE_URL", global = true, conflicts_with = "data_dir")]
+    pub database_url: Option<String>,
+}
+
+impl StoreArgs {
+    pub async fn open(
+        &self,
+        file: &shoal_gateway::config::FileConfig,
+    ) -> anyhow::Result<shoal_store::Store> {
+        let url = self.database_url.clone().or_else(|| {
+            if self.data_dir.is_some() {
+                None
+            } else {
+                file.database_url.clone()
+            }
+        });
+        let store = match url {
+            Some(url) => shoal_store::Store::open(&url).await?,
+            None => {
+                let dir = self
+                    .data_dir
+                    .clone()
+                    .or_else(|| file.data_dir.clone())
+                    .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR));
+                shoal_store::Store::open_data_dir(&dir).await?
+            }
+        };
+        Ok(store)
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let mut filter = tracing_subscriber::EnvFilter::try_from_env("SHOAL_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
+    // tungstenite logs whole frames at TRACE, and frames carry prompts and completions: it
+    // never gets more than DEBUG, whatever SHOAL_LOG says.
+    for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
+        filter = filter.add_directive(directive.parse().expect("static directive"));
+    }
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.log_format);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(args) => serve::run(args).await,
+            Command::Admin(args) => admin::run(args).await,
+            Command::Worker(args) => shoal_worker::run(args).await.map(|()| ExitCode::SUCCESS),
+        }
+    });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Starts real `shoal` processes on ephemeral ports with a real SQLite data folder.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub fn shoal_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_shoal")
+}
+
+/// Runs `shoal admin --data-dir DIR ARGS…`, asserts success and exactly one line of stdout,
+/// and returns that line.
+pub fn admin(dir: &Path, args: &[&str]) -> String {
+    let lines = admin_lines(dir, args);
+    assert_eq!(lines.len(), 1, "admin {args:?} printed {lines:?}");
+    lines.into_iter().next().unwrap()
+}
+
+/// Runs `shoal admin --data-dir DIR ARGS…`, asserts success, returns stdout's lines.
+pub fn admin_lines(dir: &Path, args: &[&str]) -> Vec<String> {
+    let out = Command::new(shoal_bin())
+        .arg("admin")
+        .arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .env_remove("SHOAL_DATABASE_URL")
+        .output()
+        .expect("run shoal admin");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "shoal admin {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout.lines().map(str::to_owned).collect()
+}
+
+/// An account with `credits` and one API key (optionally with its own rpm).
+pub fn account_with_key(dir: &Path, email: &str, credits: i64, rpm: Option<u32>) -> (String, String) {
+    let account = admin(dir, &["account", "create", "--email", email]);
+    if credits > 0 {
+        admin(dir, &["credits", "grant", "--account", &account, "--credits", &credits.to_string()]);
+    }
+    let mut args = vec!["key", "create", "--account", account.as_str()];
+    let rpm_s;
+    if let Some(r) = rpm {
+        rpm_s = r.to_string();
+        args.extend(["--rpm", rpm_s.as_str()]);
+    }
+    let key = admin(dir, &args);
+    (account, key)
+}
+
+pub struct Server {
+    pub child: Child,
+    pub base: String,
+    pub data_dir: PathBuf,
+    pub stderr_log: PathBuf,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// Starts `shoal serve` on 127.0.0.1:0 with a fresh data folder.
+    pub fn start(config_toml: Option<&str>) -> Server {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let mut s = Server::start_in(&dir, config_toml);
+        s._tmp = Some(tmp);
+        s
+    }
+
+    pub fn start_in(dir: &Path, config_toml: Option<&str>) -> Server {
+        std::fs::create_dir_all(dir).unwrap();
+        let stderr_log = dir.join(format!("serve-{}.log", std::process::id()));
+        let mut cmd = Command::new(shoal_bin());
+        cmd.arg("serve").arg("--listen").arg("127.0.0.1:0").arg("--data-dir").arg(dir);
+        if let Some(toml) = config_toml {
+            let path = dir.join("shoal.toml");
+            std::fs::write(&path, toml).unwrap();
+            cmd.arg("--config").arg(path);
+        }
+        cmd.env_remove("SHOAL_DATABASE_URL")
+            .env("SHOAL_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr_log).unwrap());
+        let mut child = cmd.spawn().expect("spawn shoal serve");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            if let Some(Ok(line)) = lines.next() {
+                let _ = tx.send(line);
+            }
+            for _ in lines {}
+        });
+        let line = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("shoal serve did not start: {}", std::fs::read_to_string(&stderr_log).unwrap_or_default());
+            }
+        };
+        let base = line.strip_prefix("listening on ").expect("ready line").trim().to_string();
+        Server { child, base, data_dir: dir.to_path_buf(), stderr_log, _tmp: None }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub fn logs(&self) -> String {
+        std::fs::read_to_string(&self.stderr_log).unwrap_or_default()
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Asserts the one error shape and returns (code, message, type).
+pub async fn error_of(resp: reqwest::Response) -> (String, String, String) {
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    assert!(ct.starts_with("application/json"), "error content-type was {ct:?}");
+    let body: serde_json::Value = resp.json().await.expect("error body is JSON");
+    let err = body.get("error").unwrap_or_else(|| panic!("no `error` in {body}"));
+    let get = |k: &str| {
+        err.get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or_else(|| panic!("error.{k} missing or not a string in {body}"))
+            .to_string()
+    };
+    (get("code"), get("message"), get("type"))
+}
