@@ -1,0 +1,140 @@
+//! What a backend is: something that turns one job into deltas and an end.
+//!
+//! The connection code owns the socket, the slots and cancellation; a backend only generates.
+//! [`crate::openai::OpenAiBackend`] fronts an OpenAI-compatible server; an embedded llama.cpp
+//! backend implements the same trait.
+
+use futures::future::BoxFuture;
+use shoal_protocol::chat::ToolCallDelta;
+use shoal_protocol::worker::{JobRequest, JobUsage, ServedModel, WorkerKind, WorkerMessage};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// One job as the gateway pushed it.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub id: String,
+    /// The catalog id; the backend maps it to its own name for the model.
+    pub model: String,
+    pub request: JobRequest,
+}
+
+/// One piece of generated output. Empty parts are `None`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Delta {
+    pub content: Option<String>,
+    pub reasoning: Option<String>,
+    pub tool_calls: Option<Vec<ToolCallDelta>>,
+}
+
+impl Delta {
+    pub fn is_empty(&self) -> bool {
+        self.content.is_none() && self.reasoning.is_none() && self.tool_calls.is_none()
+    }
+}
+
+/// How a job ended. Error codes are short machine codes, never free text: an upstream's
+/// message may quote the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobEnd {
+    Done {
+        finish_reason: String,
+        usage: JobUsage,
+    },
+    Failed {
+        code: &'static str,
+        retryable: bool,
+    },
+}
+
+impl JobEnd {
+    pub fn into_message(self, job_id: String) -> WorkerMessage {
+        match self {
+            JobEnd::Done {
+                finish_reason,
+                usage,
+            } => WorkerMessage::Done {
+                job_id,
+                finish_reason,
+                usage,
+            },
+            JobEnd::Failed { code, retryable } => WorkerMessage::Error {
+                job_id,
+                code: code.to_owned(),
+                retryable,
+            },
+        }
+    }
+}
+
+/// The connection went away: whatever the job produces next has nowhere to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Disconnected;
+
+/// Where a backend sends a job's deltas; counts what it relayed.
+#[derive(Debug)]
+pub struct JobOutput {
+    job_id: String,
+    tx: mpsc::Sender<WorkerMessage>,
+    relayed: u64,
+    reasoning_relayed: u64,
+}
+
+impl JobOutput {
+    pub fn new(job_id: String, tx: mpsc::Sender<WorkerMessage>) -> Self {
+        Self {
+            job_id,
+            tx,
+            relayed: 0,
+            reasoning_relayed: 0,
+        }
+    }
+
+    /// Sends one delta to the gateway; an empty one is skipped.
+    pub async fn send(&mut self, delta: Delta) -> Result<(), Disconnected> {
+        if delta.is_empty() {
+            return Ok(());
+        }
+        let reasoning = delta.reasoning.is_some();
+        let msg = WorkerMessage::Delta {
+            job_id: self.job_id.clone(),
+            content: delta.content,
+            reasoning: delta.reasoning,
+            tool_calls: delta.tool_calls,
+        };
+        self.tx.send(msg).await.map_err(|_| Disconnected)?;
+        self.relayed += 1;
+        self.reasoning_relayed += u64::from(reasoning);
+        Ok(())
+    }
+
+    /// How many deltas reached the connection: the completion count of last resort.
+    pub fn relayed(&self) -> u64 {
+        self.relayed
+    }
+
+    /// How many of those carried reasoning.
+    pub fn reasoning_relayed(&self) -> u64 {
+        self.reasoning_relayed
+    }
+}
+
+/// A source of generations. `Send + Sync` because jobs run on many tasks at once.
+pub trait Backend: Send + Sync {
+    /// What the `hello` says this worker is.
+    fn kind(&self) -> WorkerKind;
+
+    /// The models announced in the `hello`.
+    fn models(&self) -> Vec<ServedModel>;
+
+    /// Runs one job to its end, sending deltas to `out` as they come.
+    ///
+    /// When `cancel` fires the backend stops generating promptly (within one chunk) and returns
+    /// [`JobEnd::Done`] with the usage so far, so that what was delivered can be billed.
+    fn generate<'a>(
+        &'a self,
+        job: Job,
+        out: &'a mut JobOutput,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'a, JobEnd>;
+}

@@ -1,0 +1,569 @@
+//! The gateway side of the worker: dial, `hello`, `welcome`, then run pushed jobs on the
+//! backend until the connection ends; redial with backoff; drain on shutdown.
+//!
+//! One session is one WebSocket. Its jobs live and die with it: when the connection is lost
+//! they are aborted (the gateway fails them over), so a redial starts with every slot free.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::stream::{SplitSink, SplitStream};
+use futures::{FutureExt, SinkExt, StreamExt};
+use shoal_protocol::worker::{GatewayMessage, WorkerMessage, PROTOCOL_VERSION};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::{header, HeaderValue, StatusCode};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tokio_util::sync::CancellationToken;
+
+use crate::backend::{Backend, Job, JobEnd, JobOutput};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Error codes the connection itself reports for a job.
+pub mod code {
+    /// A job arrived while every slot was taken.
+    pub const WORKER_BUSY: &str = "worker_busy";
+    /// A job arrived after SIGTERM: try another worker.
+    pub const WORKER_SHUTTING_DOWN: &str = "worker_shutting_down";
+    /// The grace period ran out before the job finished.
+    pub const WORKER_SHUTDOWN: &str = "worker_shutdown";
+    /// The job message could not be read (a protocol mismatch).
+    pub const BAD_JOB: &str = "bad_job";
+    /// The backend panicked.
+    pub const WORKER_INTERNAL_ERROR: &str = "worker_internal_error";
+}
+
+/// How the worker meets its gateway.
+#[derive(Clone)]
+pub struct Settings {
+    /// `ws(s)://host:port/api/worker/ws`
+    pub url: String,
+    pub token: String,
+    pub name: Option<String>,
+    pub concurrency: u32,
+    /// After a shutdown signal, how long running jobs may take to finish.
+    pub grace: Duration,
+    /// First and largest delay between dial attempts.
+    pub backoff: (Duration, Duration),
+}
+
+/// How long the gateway has to answer `hello`, and a dial to complete.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(15);
+/// After the grace period, how long aborted jobs get to report before they are dropped.
+const ABORT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Outgoing messages waiting for the socket; a slow gateway slows the upstream reads.
+const OUTBOX: usize = 256;
+/// Large enough for a job with inline images.
+const MAX_MESSAGE_BYTES: usize = 256 << 20;
+
+/// Serves the gateway until `shutdown` fires (then drains and returns `Ok`) or the gateway
+/// refuses this worker (`Err`, with the gateway's message).
+pub async fn serve(
+    settings: Settings,
+    backend: Arc<dyn Backend>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    let mut backoff = Backoff::new(settings.backoff.0, settings.backoff.1);
+    loop {
+        tracing::info!(url = %settings.url, "connecting to the gateway");
+        let dialed = tokio::select! {
+            _ = shutdown.cancelled() => return Ok(()),
+            dialed = dial(&settings) => dialed,
+        };
+        match dialed {
+            Err(DialError::Fatal(e)) => return Err(e),
+            Err(DialError::Retry(reason)) => {
+                tracing::warn!(%reason, "could not connect to the gateway");
+            }
+            Ok(socket) => match Session::run(socket, &settings, &backend, &shutdown).await {
+                SessionEnd::Shutdown => {
+                    tracing::info!("worker stopped");
+                    return Ok(());
+                }
+                SessionEnd::Refused(message) => {
+                    anyhow::bail!("the gateway refused this worker: {message}")
+                }
+                SessionEnd::Lost { welcomed, reason } => {
+                    if welcomed {
+                        backoff.reset();
+                    }
+                    tracing::warn!(reason, "lost the gateway connection");
+                }
+            },
+        }
+        let delay = backoff.next_delay();
+        tracing::info!(
+            delay_ms = delay.as_millis() as u64,
+            "reconnecting after a pause"
+        );
+        tokio::select! {
+            _ = shutdown.cancelled() => return Ok(()),
+            _ = tokio::time::sleep(delay) => {}
+        }
+    }
+}
+
+enum DialError {
+    /// Retrying would not help (the token was rejected).
+    Fatal(anyhow::Error),
+    Retry(String),
+}
+
+async fn dial(settings: &Settings) -> Result<Socket, DialError> {
+    let mut request = settings
+        .url
+        .as_str()
+        .into_client_request()
+        .map_err(|e| DialError::Fatal(anyhow::anyhow!("bad gateway URL: {e}")))?;
+    let bearer = HeaderValue::from_str(&format!("Bearer {}", settings.token)).map_err(|_| {
+        DialError::Fatal(anyhow::anyhow!(
+            "the worker token is not a valid header value"
+        ))
+    })?;
+    request.headers_mut().insert(header::AUTHORIZATION, bearer);
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE_BYTES))
+        .max_frame_size(Some(MAX_MESSAGE_BYTES));
+    let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
+    match tokio::time::timeout(HANDSHAKE_TIMEOUT, connect).await {
+        Err(_) => Err(DialError::Retry("timed out".into())),
+        Ok(Ok((socket, _))) => Ok(socket),
+        Ok(Err(tungstenite::Error::Http(response)))
+            if matches!(
+                response.status(),
+                StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+            ) =>
+        {
+            Err(DialError::Fatal(anyhow::anyhow!(
+                "the gateway rejected the worker token (HTTP {})",
+                response.status().as_u16()
+            )))
+        }
+        Ok(Err(tungstenite::Error::Http(response))) => Err(DialError::Retry(format!(
+            "HTTP {} instead of a WebSocket upgrade",
+            response.status().as_u16()
+        ))),
+        Ok(Err(e)) => Err(DialError::Retry(e.to_string())),
+    }
+}
+
+enum SessionEnd {
+    Shutdown,
+    Refused(String),
+    Lost {
+        welcomed: bool,
+        reason: &'static str,
+    },
+}
+
+/// Why a running job is being stopped, besides a `cancel` from the gateway.
+struct JobControl {
+    cancel: CancellationToken,
+    /// Set when the grace period ran out: the job ends as `worker_shutdown`, not `done`.
+    aborted: Arc<AtomicBool>,
+}
+
+struct Session<'a> {
+    settings: &'a Settings,
+    backend: &'a Arc<dyn Backend>,
+    outbox: mpsc::Sender<WorkerMessage>,
+    jobs: HashMap<String, JobControl>,
+    tasks: JoinSet<String>,
+    draining: bool,
+}
+
+impl Session<'_> {
+    async fn run(
+        socket: Socket,
+        settings: &Settings,
+        backend: &Arc<dyn Backend>,
+        shutdown: &CancellationToken,
+    ) -> SessionEnd {
+        let (mut sink, mut stream) = socket.split();
+        let heartbeat = tokio::select! {
+            _ = shutdown.cancelled() => {
+                let _ = sink.close().await;
+                return SessionEnd::Shutdown;
+            }
+            greeted = greet(&mut sink, &mut stream, settings, backend.as_ref()) => match greeted {
+                Ok(heartbeat) => heartbeat,
+                Err(end) => return end,
+            },
+        };
+
+        let (outbox, outgoing) = mpsc::channel(OUTBOX);
+        let mut writer = tokio::spawn(write_loop(sink, outgoing, heartbeat));
+        let mut session = Session {
+            settings,
+            backend,
+            outbox,
+            jobs: HashMap::new(),
+            tasks: JoinSet::new(),
+            draining: false,
+        };
+        // A gateway that answers nothing, not even our pings, for three heartbeats is gone.
+        let silence = heartbeat * 3 + Duration::from_secs(1);
+        let mut last_heard = Instant::now();
+        let mut grace_ends: Option<Instant> = None;
+        let mut abort_ends: Option<Instant> = None;
+
+        let end = loop {
+            if session.draining && session.jobs.is_empty() {
+                break SessionEnd::Shutdown;
+            }
+            tokio::select! {
+                frame = stream.next() => {
+                    last_heard = Instant::now();
+                    match frame {
+                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
+                            break SessionEnd::Lost { welcomed: true, reason: "the gateway closed the connection" };
+                        }
+                        Some(Ok(Message::Text(text))) => {
+                            if let Some(end) = session.on_message(text.as_str()).await {
+                                break end;
+                            }
+                        }
+                        Some(Ok(_)) => {}
+                    }
+                }
+                Some(finished) = session.tasks.join_next(), if !session.tasks.is_empty() => {
+                    if let Ok(job_id) = finished {
+                        session.jobs.remove(&job_id);
+                    }
+                }
+                _ = shutdown.cancelled(), if !session.draining => {
+                    session.draining = true;
+                    grace_ends = Some(Instant::now() + settings.grace);
+                    tracing::info!(running = session.jobs.len(), "shutting down: taking no new jobs, finishing the running ones");
+                }
+                _ = sleep_until(grace_ends), if abort_ends.is_none() => {
+                    tracing::warn!(running = session.jobs.len(), "grace period over: handing the remaining jobs back");
+                    for control in session.jobs.values() {
+                        control.aborted.store(true, Ordering::SeqCst);
+                        control.cancel.cancel();
+                    }
+                    abort_ends = Some(Instant::now() + ABORT_TIMEOUT);
+                }
+                _ = sleep_until(abort_ends) => break SessionEnd::Shutdown,
+                _ = tokio::time::sleep_until(last_heard + silence) => {
+                    break SessionEnd::Lost { welcomed: true, reason: "the gateway went silent" };
+                }
+                _ = &mut writer => {
+                    break SessionEnd::Lost { welcomed: true, reason: "could not write to the gateway" };
+                }
+            }
+        };
+
+        match end {
+            SessionEnd::Shutdown => {
+                // Jobs still running here overran even the abort: the gateway fails them over
+                // when the socket closes. Finished jobs' last messages are in the outbox; the
+                // writer sends them, then closes, once every sender is gone.
+                session.tasks.shutdown().await;
+                drop(session);
+                if tokio::time::timeout(ABORT_TIMEOUT, &mut writer)
+                    .await
+                    .is_err()
+                {
+                    writer.abort();
+                }
+            }
+            SessionEnd::Refused(_) | SessionEnd::Lost { .. } => {
+                let running = session.jobs.len();
+                if running > 0 {
+                    tracing::warn!(
+                        running,
+                        "aborting jobs of the lost connection (the gateway fails them over)"
+                    );
+                }
+                session.tasks.shutdown().await;
+                writer.abort();
+            }
+        }
+        end
+    }
+
+    /// Handles one message from the gateway; `Some` ends the session.
+    async fn on_message(&mut self, text: &str) -> Option<SessionEnd> {
+        let msg = match serde_json::from_str::<GatewayMessage>(text) {
+            Ok(msg) => msg,
+            Err(_) => {
+                // Never log the frame: a job holds the prompt.
+                let job_id = serde_json::from_str::<serde_json::Value>(text)
+                    .ok()
+                    .filter(|v| v["type"] == "job")
+                    .and_then(|v| v["job_id"].as_str().map(str::to_owned));
+                tracing::warn!(job_id, "unreadable message from the gateway");
+                if let Some(job_id) = job_id {
+                    self.reply(job_id, code::BAD_JOB, false).await;
+                }
+                return None;
+            }
+        };
+        match msg {
+            GatewayMessage::Job {
+                job_id,
+                model,
+                request,
+            } => {
+                if self.draining {
+                    self.reply(job_id, code::WORKER_SHUTTING_DOWN, true).await;
+                } else if self.jobs.len() >= self.settings.concurrency as usize {
+                    tracing::warn!(%job_id, "job pushed while every slot is busy");
+                    self.reply(job_id, code::WORKER_BUSY, true).await;
+                } else if self.jobs.contains_key(&job_id) {
+                    tracing::warn!(%job_id, "job pushed twice; ignored");
+                } else {
+                    self.start(Job {
+                        id: job_id,
+                        model,
+                        request,
+                    });
+                }
+            }
+            GatewayMessage::Cancel { job_id } => {
+                if let Some(control) = self.jobs.get(&job_id) {
+                    tracing::info!(%job_id, "job cancelled by the gateway");
+                    control.cancel.cancel();
+                }
+            }
+            GatewayMessage::Refused { message } => return Some(SessionEnd::Refused(message)),
+            GatewayMessage::Welcome { .. } => {}
+        }
+        None
+    }
+
+    async fn reply(&self, job_id: String, code: &'static str, retryable: bool) {
+        let msg = JobEnd::Failed { code, retryable }.into_message(job_id);
+        let _ = self.outbox.send(msg).await;
+    }
+
+    fn start(&mut self, job: Job) {
+        let control = JobControl {
+            cancel: CancellationToken::new(),
+            aborted: Arc::new(AtomicBool::new(false)),
+        };
+        let job_id = job.id.clone();
+        self.tasks.spawn(run_job(
+            Arc::clone(self.backend),
+            job,
+            self.outbox.clone(),
+            control.cancel.clone(),
+            Arc::clone(&control.aborted),
+        ));
+        self.jobs.insert(job_id, control);
+    }
+}
+
+/// One job from start to its `done` or `error`. Returns the job id for the session's books.
+async fn run_job(
+    backend: Arc<dyn Backend>,
+    job: Job,
+    outbox: mpsc::Sender<WorkerMessage>,
+    cancel: CancellationToken,
+    aborted: Arc<AtomicBool>,
+) -> String {
+    let job_id = job.id.clone();
+    let started = std::time::Instant::now();
+    let model = job.model.clone();
+    tracing::info!(%job_id, %model, "job started");
+    let mut out = JobOutput::new(job_id.clone(), outbox.clone());
+    let generated = AssertUnwindSafe(backend.generate(job, &mut out, cancel))
+        .catch_unwind()
+        .await;
+    let before_tokens = out.relayed() == 0;
+    let end = match generated {
+        _ if aborted.load(Ordering::SeqCst) => JobEnd::Failed {
+            code: code::WORKER_SHUTDOWN,
+            retryable: before_tokens,
+        },
+        Ok(end) => end,
+        Err(_) => JobEnd::Failed {
+            code: code::WORKER_INTERNAL_ERROR,
+            retryable: before_tokens,
+        },
+    };
+    let duration_ms = started.elapsed().as_millis() as u64;
+    match &end {
+        JobEnd::Done {
+            finish_reason,
+            usage,
+        } => tracing::info!(
+            %job_id,
+            %model,
+            %finish_reason,
+            prompt_tokens = usage.prompt_tokens,
+            completion_tokens = usage.completion_tokens,
+            reasoning_tokens = usage.reasoning_tokens,
+            deltas = out.relayed(),
+            duration_ms,
+            "job done"
+        ),
+        JobEnd::Failed { code, retryable } => tracing::warn!(
+            %job_id,
+            %model,
+            code,
+            retryable,
+            deltas = out.relayed(),
+            duration_ms,
+            "job failed"
+        ),
+    }
+    let _ = outbox.send(end.into_message(job_id.clone())).await;
+    job_id
+}
+
+/// Sends `hello` and waits for `welcome`; returns the heartbeat interval.
+async fn greet(
+    sink: &mut SplitSink<Socket, Message>,
+    stream: &mut SplitStream<Socket>,
+    settings: &Settings,
+    backend: &dyn Backend,
+) -> Result<Duration, SessionEnd> {
+    let lost = |reason| SessionEnd::Lost {
+        welcomed: false,
+        reason,
+    };
+    let hello = WorkerMessage::Hello {
+        protocol: PROTOCOL_VERSION,
+        kind: backend.kind(),
+        name: settings.name.clone(),
+        models: backend.models(),
+        concurrency: settings.concurrency,
+    };
+    if sink.send(encode(&hello)).await.is_err() {
+        return Err(lost("could not send hello"));
+    }
+    let answer = tokio::time::timeout(HANDSHAKE_TIMEOUT, async {
+        loop {
+            match stream.next().await {
+                Some(Ok(Message::Text(text))) => {
+                    break serde_json::from_str::<GatewayMessage>(text.as_str()).ok()
+                }
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break None,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    match answer {
+        Err(_) => Err(lost("no welcome in time")),
+        Ok(Some(GatewayMessage::Welcome {
+            worker_id,
+            heartbeat_interval_ms,
+            ignored_models,
+            ..
+        })) => {
+            tracing::info!(%worker_id, heartbeat_interval_ms, "connected to the gateway");
+            if !ignored_models.is_empty() {
+                tracing::warn!(ignored = ?ignored_models, "the gateway ignores models it does not list");
+            }
+            Ok(Duration::from_millis(heartbeat_interval_ms.max(100)))
+        }
+        Ok(Some(GatewayMessage::Refused { message })) => Err(SessionEnd::Refused(message)),
+        Ok(_) => Err(lost("the gateway did not welcome this worker")),
+    }
+}
+
+/// Owns the socket's sending half: the outbox in order, a heartbeat (and a ping, whose pong
+/// proves the gateway is still there) every interval. Closes the socket once every sender
+/// is gone.
+async fn write_loop(
+    mut sink: SplitSink<Socket, Message>,
+    mut outgoing: mpsc::Receiver<WorkerMessage>,
+    heartbeat: Duration,
+) {
+    let mut ticks = tokio::time::interval_at(Instant::now() + heartbeat, heartbeat);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            msg = outgoing.recv() => match msg {
+                Some(msg) => {
+                    if sink.send(encode(&msg)).await.is_err() {
+                        return;
+                    }
+                }
+                None => {
+                    let _ = sink.close().await;
+                    return;
+                }
+            },
+            _ = ticks.tick() => {
+                if sink.feed(encode(&WorkerMessage::Heartbeat)).await.is_err()
+                    || sink.send(Message::Ping(Default::default())).await.is_err()
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn encode(msg: &WorkerMessage) -> Message {
+    Message::text(serde_json::to_string(msg).expect("worker messages serialize"))
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Exponential backoff with jitter: each delay is the current step ±25 %, the step doubling
+/// from the first to the largest.
+#[derive(Debug)]
+pub struct Backoff {
+    first: Duration,
+    max: Duration,
+    step: Duration,
+}
+
+impl Backoff {
+    pub fn new(first: Duration, max: Duration) -> Self {
+        Self {
+            first,
+            max,
+            step: first,
+        }
+    }
+
+    pub fn next_delay(&mut self) -> Duration {
+        let jitter = 0.75 + rand::random::<f64>() * 0.5;
+        let delay = self.step.mul_f64(jitter).min(self.max);
+        self.step = (self.step * 2).min(self.max);
+        delay
+    }
+
+    pub fn reset(&mut self) {
+        self.step = self.first;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_to_the_cap_with_jitter_and_resets() {
+        let mut b = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
+        let delays: Vec<Duration> = (0..12).map(|_| b.next_delay()).collect();
+        assert!(delays[0] >= Duration::from_millis(375) && delays[0] <= Duration::from_millis(625));
+        assert!(
+            delays[1] >= Duration::from_millis(750) && delays[1] <= Duration::from_millis(1250)
+        );
+        assert!(delays.iter().all(|d| *d <= Duration::from_secs(30)));
+        assert!(delays[11] >= Duration::from_millis(22_500));
+        b.reset();
+        assert!(b.next_delay() <= Duration::from_millis(625));
+    }
+}

@@ -1,0 +1,344 @@
+//! The Shoal worker agent: `shoal worker`.
+//!
+//! A worker dials out to a gateway (so it may sit behind NAT), announces the models it serves
+//! and how many jobs it runs at once, and then runs the jobs the gateway pushes on a
+//! [`Backend`]: today an OpenAI-compatible server it fronts (vLLM, SGLang, llama-server,
+//! Ollama). It speaks the worker protocol of `docs/worker-protocol.md`
+//! ([`shoal_protocol::worker`]), redials with backoff when the gateway goes away, and on
+//! SIGTERM/SIGINT finishes its running jobs before it exits.
+//!
+//! Privacy: a job's messages and the generated text pass through memory only. Logs carry job
+//! ids, model ids, token counts and durations, never content, tool arguments or an upstream's
+//! error body.
+//!
+//! Modules: [`connection`] (the gateway session and redial), [`backend`] (the trait a backend
+//! implements), [`openai`] (the OpenAI-compatible backend), [`sse`] (the event-stream parser),
+//! [`serve`] (`--serve` values).
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio_util::sync::CancellationToken;
+
+pub mod backend;
+pub mod connection;
+pub mod openai;
+pub mod serve;
+pub mod sse;
+
+pub use backend::Backend;
+pub use serve::ServeSpec;
+
+/// Where generation happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendKind {
+    /// Forward jobs to an OpenAI-compatible server's /chat/completions (--upstream).
+    Openai,
+}
+
+/// `shoal worker`: serve models to a gateway.
+#[derive(Clone, clap::Args)]
+#[command(after_long_help = SERVE_HELP)]
+pub struct WorkerArgs {
+    /// The gateway's base URL, http(s)://host:port; the worker connects to
+    /// ws(s)://host:port/api/worker/ws.
+    #[arg(long, env = "SHOAL_GATEWAY", value_name = "URL")]
+    pub gateway: String,
+
+    /// Worker token (`shoal admin worker-token create`), sent as `Authorization: Bearer`.
+    #[arg(
+        long,
+        env = "SHOAL_WORKER_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub token: String,
+
+    /// Where generation happens.
+    #[arg(long, env = "SHOAL_WORKER_BACKEND", value_enum, default_value_t = BackendKind::Openai)]
+    pub backend: BackendKind,
+
+    /// Base URL of the OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); jobs go to
+    /// {URL}/chat/completions. Required with --backend openai.
+    #[arg(long, env = "SHOAL_WORKER_UPSTREAM", value_name = "URL")]
+    pub upstream: Option<String>,
+
+    /// API key for the upstream, sent as `Authorization: Bearer`.
+    #[arg(
+        long,
+        env = "SHOAL_WORKER_UPSTREAM_KEY",
+        value_name = "KEY",
+        hide_env_values = true
+    )]
+    pub upstream_key: Option<String>,
+
+    /// A model to serve: MODEL_ID[=UPSTREAM_MODEL][,OPTION...]; repeat for more (in the
+    /// environment: separated by spaces). See "Serving models" in --help.
+    #[arg(
+        long = "serve",
+        env = "SHOAL_WORKER_SERVE",
+        value_name = "MODEL",
+        required = true,
+        value_delimiter = ' '
+    )]
+    pub serve: Vec<ServeSpec>,
+
+    /// How many jobs to run at once.
+    #[arg(long, env = "SHOAL_WORKER_CONCURRENCY", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub concurrency: u32,
+
+    /// A name for this worker in the gateway's logs.
+    #[arg(long, env = "SHOAL_WORKER_NAME")]
+    pub name: Option<String>,
+
+    /// After SIGTERM/SIGINT, seconds that running jobs get to finish before they are handed
+    /// back.
+    #[arg(
+        long,
+        env = "SHOAL_WORKER_SHUTDOWN_GRACE",
+        value_name = "SECONDS",
+        default_value_t = 30
+    )]
+    pub shutdown_grace: u64,
+
+    /// Seconds to wait for the upstream's answer, and then for each piece of its stream,
+    /// before a job is given up.
+    #[arg(
+        long,
+        env = "SHOAL_WORKER_UPSTREAM_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 300,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub upstream_timeout: u64,
+}
+
+const SERVE_HELP: &str = "\
+Serving models:
+  --serve MODEL_ID[=UPSTREAM_MODEL][,OPTION...]
+
+  MODEL_ID is the gateway catalog's id; UPSTREAM_MODEL is the upstream's name for the model
+  (default: MODEL_ID). OPTIONs say what the model can do:
+    tools | no-tools          tool calling (default: tools)
+    vision | no-vision        image input (default: no-vision)
+    reasoning | no-reasoning  returns reasoning_content (default: reasoning when MODEL_ID
+                              ends with -think)
+    context=N                 context length in tokens
+
+  Examples:
+    --serve small-8b=Qwen/Qwen3-8B
+    --serve large-27b=gemma3:27b,vision,context=131072
+    --serve small-8b-think=qwen3:8b,no-tools";
+
+/// The gateway's WebSocket URL for a base URL: http → ws, https → wss, plus
+/// `/api/worker/ws` (kept when already there).
+pub fn gateway_ws_url(gateway: &str) -> anyhow::Result<String> {
+    let mut url = reqwest::Url::parse(gateway.trim())
+        .with_context(|| format!("--gateway {gateway:?} is not a URL"))?;
+    let scheme = match url.scheme() {
+        "http" | "ws" => "ws",
+        "https" | "wss" => "wss",
+        other => anyhow::bail!("--gateway must be an http(s):// URL, not {other}://"),
+    };
+    url.set_scheme(scheme)
+        .map_err(|_| anyhow::anyhow!("--gateway {gateway:?} cannot be turned into {scheme}://"))?;
+    let path = url.path().trim_end_matches('/').to_owned();
+    if !path.ends_with("/api/worker/ws") {
+        url.set_path(&format!("{path}/api/worker/ws"));
+    }
+    // Credentials travel as the Bearer token only; none of these belong in a logged URL.
+    url.set_query(None);
+    url.set_fragment(None);
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    Ok(url.into())
+}
+
+/// Runs the worker until SIGTERM or SIGINT (then drains and returns `Ok`), or until the
+/// gateway refuses it or rejects its token (`Err`).
+pub async fn run(args: WorkerArgs) -> anyhow::Result<()> {
+    run_until(args, shutdown_signal()).await
+}
+
+/// [`run`], with the shutdown trigger given: when `shutdown` completes, the worker takes no
+/// new jobs, lets running ones finish (up to `--shutdown-grace`), closes and returns.
+pub async fn run_until(
+    args: WorkerArgs,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let settings = connection::Settings {
+        url: gateway_ws_url(&args.gateway)?,
+        token: args.token,
+        name: args.name,
+        concurrency: args.concurrency,
+        grace: Duration::from_secs(args.shutdown_grace),
+        backoff: (Duration::from_millis(500), Duration::from_secs(30)),
+    };
+    let mut ids = std::collections::HashSet::new();
+    if let Some(dup) = args.serve.iter().find(|s| !ids.insert(&s.model.id)) {
+        anyhow::bail!("--serve names {} twice", dup.model.id);
+    }
+    let backend: Arc<dyn Backend> = match args.backend {
+        BackendKind::Openai => {
+            let upstream = args
+                .upstream
+                .context("--upstream is required with --backend openai")?;
+            Arc::new(openai::OpenAiBackend::new(
+                &upstream,
+                args.upstream_key,
+                args.serve,
+                Duration::from_secs(args.upstream_timeout),
+            )?)
+        }
+    };
+    let token = CancellationToken::new();
+    let trigger = token.clone();
+    let watcher = tokio::spawn(async move {
+        shutdown.await;
+        trigger.cancel();
+    });
+    let served = connection::serve(settings, backend, token).await;
+    watcher.abort();
+    served
+}
+
+/// Completes on the first SIGTERM or SIGINT.
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => tracing::info!("SIGINT received"),
+        _ = terminate => tracing::info!("SIGTERM received"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: WorkerArgs,
+    }
+
+    #[test]
+    fn gateway_urls() {
+        for (given, want) in [
+            ("http://127.0.0.1:8080", "ws://127.0.0.1:8080/api/worker/ws"),
+            (
+                "http://127.0.0.1:8080/",
+                "ws://127.0.0.1:8080/api/worker/ws",
+            ),
+            ("https://shoal.example", "wss://shoal.example/api/worker/ws"),
+            (
+                "https://example.org/shoal/",
+                "wss://example.org/shoal/api/worker/ws",
+            ),
+            ("ws://h:1/api/worker/ws", "ws://h:1/api/worker/ws"),
+            ("http://u:p@h:1/?token=x#y", "ws://h:1/api/worker/ws"),
+        ] {
+            assert_eq!(gateway_ws_url(given).unwrap(), want, "{given}");
+        }
+        assert!(gateway_ws_url("ftp://h").is_err());
+        assert!(gateway_ws_url("h:80").is_err());
+    }
+
+    #[test]
+    fn flags() {
+        let cli = Cli::try_parse_from([
+            "worker",
+            "--gateway",
+            "http://g:1",
+            "--token",
+            "shoal-wt-x",
+            "--backend",
+            "openai",
+            "--upstream",
+            "http://u/v1",
+            "--serve",
+            "small-8b=Qwen/Qwen3-8B",
+            "--serve",
+            "large-27b=gemma3:27b,vision",
+            "--concurrency",
+            "2",
+        ])
+        .unwrap();
+        let args = cli.args;
+        assert_eq!(args.serve.len(), 2);
+        assert_eq!(args.serve[1].upstream_model, "gemma3:27b");
+        assert!(args.serve[1].model.vision);
+        assert_eq!(args.concurrency, 2);
+        assert_eq!(args.backend, BackendKind::Openai);
+        assert_eq!(args.shutdown_grace, 30);
+    }
+
+    #[test]
+    fn bad_flags_are_refused() {
+        let base = ["worker", "--gateway", "http://g:1", "--token", "t"];
+        let with =
+            |extra: &[&str]| Cli::try_parse_from(base.iter().chain(extra.iter()).copied()).is_ok();
+        assert!(with(&["--upstream", "http://u", "--serve", "m"]));
+        assert!(!with(&["--upstream", "http://u"]), "--serve is required");
+        assert!(!with(&["--upstream", "http://u", "--serve", "m,bogus"]));
+        assert!(!with(&[
+            "--upstream",
+            "http://u",
+            "--serve",
+            "m",
+            "--concurrency",
+            "0"
+        ]));
+    }
+
+    #[tokio::test]
+    async fn openai_backend_needs_an_upstream() {
+        let cli = Cli::try_parse_from([
+            "worker",
+            "--gateway",
+            "http://127.0.0.1:9",
+            "--token",
+            "t",
+            "--serve",
+            "m",
+        ])
+        .unwrap();
+        let err = run_until(cli.args, std::future::pending())
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("--upstream"), "{err}");
+    }
+
+    #[test]
+    fn long_help_documents_the_serve_syntax() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_long_help().to_string();
+        println!("{help}");
+        for needle in [
+            "MODEL_ID[=UPSTREAM_MODEL][,OPTION...]",
+            "no-tools",
+            "context=N",
+            "SHOAL_WORKER_SERVE",
+        ] {
+            assert!(help.contains(needle), "{needle} missing from --help");
+        }
+    }
+}
