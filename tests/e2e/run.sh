@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the end-to-end tests (tests/e2e) against real `shoal serve` / `shoal worker` processes.
+#   tests/e2e/run.sh [pytest args…]
+# The binary: $SHOAL_BIN, else ${CARGO_TARGET_DIR:-target}/debug/shoal (build it first).
+# Python packages go to a venv ($SHOAL_E2E_VENV, default .venv at the repository root),
+# created on first use and reused while tests/e2e/requirements.txt is unchanged.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+target="${CARGO_TARGET_DIR:-target}"
+bin="${SHOAL_BIN:-$target/debug/shoal}"
+if [ ! -x "$bin" ]; then
+  echo "tests/e2e/run.sh: the shoal binary is missing at $bin; run \`cargo build\` or set SHOAL_BIN" >&2
+  exit 1
+fi
+export SHOAL_BIN="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+
+venv="${SHOAL_E2E_VENV:-.venv}"
+req=tests/e2e/requirements.txt
+stamp="$venv/.e2e-requirements"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+if ! cmp -s "$req" "$stamp" 2>/dev/null; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
+  cp "$req" "$stamp"
+fi
+
+exec "$venv/bin/python" -m pytest -q tests/e2e "$@"
