@@ -7,15 +7,15 @@ use axum::http::header;
 use axum::response::Response;
 use axum::{Extension, Json};
 use shoal_protocol::balance::BalanceResponse;
+use shoal_protocol::chat::ChatCompletionRequest;
 use shoal_protocol::models::{Capabilities, ModelEntry, ModelList, Pricing};
 use shoal_protocol::parse::parse_chat_request;
-use shoal_protocol::chat::ChatCompletionRequest;
 use shoal_protocol::worker::JobRequest;
 use shoal_store::{HoldOutcome, HoldRequest};
 
 use crate::auth::Caller;
-use crate::observe::RequestStart;
 use crate::error::ApiError;
+use crate::observe::RequestStart;
 use crate::relay::{self, JobContext};
 use crate::{now_ms, pricing, AppState};
 
@@ -44,7 +44,10 @@ impl<S: Send + Sync> FromRequest<S> for JsonBytes {
             Err(rejection) if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
                 Err(ApiError::payload_too_large(limit))
             }
-            Err(_) => Err(ApiError::invalid_request("could not read the request body", None)),
+            Err(_) => Err(ApiError::invalid_request(
+                "could not read the request body",
+                None,
+            )),
         }
     }
 }
@@ -110,11 +113,18 @@ pub async fn chat_completions(
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {
-    let arrived = start.map(|s| s.0 .0).unwrap_or_else(std::time::Instant::now);
+    let arrived = start
+        .map(|s| s.0 .0)
+        .unwrap_or_else(std::time::Instant::now);
     // 1. validate
-    let req = parse_chat_request(&body).map_err(|e| ApiError::invalid_request(e.message, e.param))?;
+    let req =
+        parse_chat_request(&body).map_err(|e| ApiError::invalid_request(e.message, e.param))?;
     drop(body);
-    let model = state.config.catalog.resolve(&req.model).ok_or_else(ApiError::model_not_found)?;
+    let model = state
+        .config
+        .catalog
+        .resolve(&req.model)
+        .ok_or_else(ApiError::model_not_found)?;
     if req.has_image_parts() && !model.vision {
         return Err(ApiError::invalid_request(
             "this model does not accept image input; use a model whose capabilities include vision",
@@ -122,7 +132,10 @@ pub async fn chat_completions(
         ));
     }
     if req.tools.as_ref().is_some_and(|t| !t.is_empty()) && !model.tools {
-        return Err(ApiError::invalid_request("this model does not support tools", Some("tools".into())));
+        return Err(ApiError::invalid_request(
+            "this model does not support tools",
+            Some("tools".into()),
+        ));
     }
 
     // 2. hold the largest cost it could incur
@@ -155,7 +168,10 @@ pub async fn chat_completions(
 
 /// The generation input of a request, and nothing else: the client's `user`, its key and
 /// its account have no field to go into.
-fn job_request(mut req: ChatCompletionRequest, max_tokens: impl FnOnce(&ChatCompletionRequest) -> u32) -> JobRequest {
+fn job_request(
+    mut req: ChatCompletionRequest,
+    max_tokens: impl FnOnce(&ChatCompletionRequest) -> u32,
+) -> JobRequest {
     let max_tokens = max_tokens(&req);
     // Most chat templates know `system` only.
     req.developer_as_system();

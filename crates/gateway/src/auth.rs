@@ -38,7 +38,9 @@ pub struct KeyCache {
 impl KeyCache {
     fn get(&self, hash: &[u8; 32], ttl: Duration) -> Option<ApiKeyPrincipal> {
         let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        map.get(hash).filter(|(_, at)| at.elapsed() < ttl).map(|(p, _)| p.clone())
+        map.get(hash)
+            .filter(|(_, at)| at.elapsed() < ttl)
+            .map(|(p, _)| p.clone())
     }
 
     fn put(&self, hash: [u8; 32], principal: ApiKeyPrincipal, ttl: Duration) {
@@ -59,11 +61,13 @@ fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
     let value = value
         .to_str()
         .map_err(|_| ApiError::unauthorized("malformed Authorization header"))?;
-    let (scheme, token) = value
-        .split_once(' ')
-        .ok_or_else(|| ApiError::unauthorized("malformed Authorization header: expected `Bearer <key>`"))?;
+    let (scheme, token) = value.split_once(' ').ok_or_else(|| {
+        ApiError::unauthorized("malformed Authorization header: expected `Bearer <key>`")
+    })?;
     if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err(ApiError::unauthorized("unsupported authorization scheme: use `Bearer <key>`"));
+        return Err(ApiError::unauthorized(
+            "unsupported authorization scheme: use `Bearer <key>`",
+        ));
     }
     Ok(token.trim())
 }
@@ -90,7 +94,10 @@ async fn verify(state: &AppState, presented: &str) -> Result<ApiKeyPrincipal, Ap
 
 fn set_rate_headers(headers: &mut HeaderMap, d: &Decision) {
     headers.insert("x-ratelimit-limit-requests", HeaderValue::from(d.limit));
-    headers.insert("x-ratelimit-remaining-requests", HeaderValue::from(d.remaining));
+    headers.insert(
+        "x-ratelimit-remaining-requests",
+        HeaderValue::from(d.remaining),
+    );
     if let Ok(v) = HeaderValue::from_str(&format_reset(d.reset_after)) {
         headers.insert("x-ratelimit-reset-requests", v);
     }
@@ -117,6 +124,8 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
         ApiError::rate_limited(limit, retry_after_secs(decision.retry_after)).into_response()
     };
     set_rate_headers(response.headers_mut(), &decision);
-    response.extensions_mut().insert(AccountTag(principal.account_id));
+    response
+        .extensions_mut()
+        .insert(AccountTag(principal.account_id));
     response
 }

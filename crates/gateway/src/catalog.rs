@@ -56,7 +56,9 @@ pub enum CatalogError {
     Empty,
     #[error("model id `{0}` appears twice")]
     Duplicate(String),
-    #[error("alias `{0}` points at `{1}`, which is not a model in the catalog (or is itself an alias)")]
+    #[error(
+        "alias `{0}` points at `{1}`, which is not a model in the catalog (or is itself an alias)"
+    )]
     BadAlias(String, String),
     #[error("model `{0}`: max_output_tokens must be between 1 and context_length")]
     BadLimits(String),
@@ -75,7 +77,9 @@ impl Catalog {
                 return Err(CatalogError::BadLimits(m.id.clone()));
             }
             if let Some(target) = &m.alias_of {
-                let ok = models.iter().any(|t| &t.id == target && t.alias_of.is_none());
+                let ok = models
+                    .iter()
+                    .any(|t| &t.id == target && t.alias_of.is_none());
                 if !ok {
                     return Err(CatalogError::BadAlias(m.id.clone(), target.clone()));
                 }
@@ -86,18 +90,19 @@ impl Catalog {
 
     /// The spec's four models and the two deprecated aliases.
     pub fn builtin() -> Self {
-        let model = |id: &str, ctx: u32, out: u32, tools, vision, reasoning, desc: &str| ModelSpec {
-            id: id.into(),
-            owned_by: default_owner(),
-            created: BUILTIN_CREATED,
-            context_length: ctx,
-            max_output_tokens: out,
-            tools,
-            vision,
-            reasoning,
-            alias_of: None,
-            description: Some(desc.into()),
-        };
+        let model =
+            |id: &str, ctx: u32, out: u32, tools, vision, reasoning, desc: &str| ModelSpec {
+                id: id.into(),
+                owned_by: default_owner(),
+                created: BUILTIN_CREATED,
+                context_length: ctx,
+                max_output_tokens: out,
+                tools,
+                vision,
+                reasoning,
+                alias_of: None,
+                description: Some(desc.into()),
+            };
         let alias = |id: &str, target: &ModelSpec| ModelSpec {
             id: id.into(),
             alias_of: Some(target.id.clone()),
@@ -142,7 +147,8 @@ impl Catalog {
         );
         let legacy = alias("large-26b-uncensored", &large);
         let code = alias("code", &large);
-        Catalog::new(vec![large, think, pro, swarm, legacy, code]).expect("built-in catalog is valid")
+        Catalog::new(vec![large, think, pro, swarm, legacy, code])
+            .expect("built-in catalog is valid")
     }
 
     pub fn entries(&self) -> &[ModelSpec] {
@@ -167,7 +173,10 @@ mod tests {
     fn builtin_resolves_aliases_to_their_target() {
         let c = Catalog::builtin();
         assert_eq!(c.resolve("code").unwrap().id, "large-27b-uncensored");
-        assert_eq!(c.resolve("large-26b-uncensored").unwrap().id, "large-27b-uncensored");
+        assert_eq!(
+            c.resolve("large-26b-uncensored").unwrap().id,
+            "large-27b-uncensored"
+        );
         assert_eq!(c.resolve("service-pro").unwrap().id, "service-pro");
         assert!(c.resolve("gpt-4o").is_none());
         assert!(c.resolve("").is_none());
@@ -176,21 +185,56 @@ mod tests {
     #[test]
     fn only_the_27b_models_take_images() {
         let c = Catalog::builtin();
-        let vision: Vec<_> = c.entries().iter().filter(|m| m.vision && m.alias_of.is_none()).map(|m| m.id.as_str()).collect();
-        assert_eq!(vision, ["large-27b-uncensored", "large-27b-uncensored-think"]);
+        let vision: Vec<_> = c
+            .entries()
+            .iter()
+            .filter(|m| m.vision && m.alias_of.is_none())
+            .map(|m| m.id.as_str())
+            .collect();
+        assert_eq!(
+            vision,
+            ["large-27b-uncensored", "large-27b-uncensored-think"]
+        );
     }
 
     #[test]
     fn invalid_catalogs_are_refused() {
         let base = Catalog::builtin().entries()[0].clone();
         assert_eq!(Catalog::new(vec![]).unwrap_err(), CatalogError::Empty);
-        assert!(matches!(Catalog::new(vec![base.clone(), base.clone()]), Err(CatalogError::Duplicate(_))));
-        let dangling = ModelSpec { id: "a".into(), alias_of: Some("nope".into()), ..base.clone() };
-        assert!(matches!(Catalog::new(vec![base.clone(), dangling]), Err(CatalogError::BadAlias(..))));
-        let chained = ModelSpec { id: "b".into(), alias_of: Some("a".into()), ..base.clone() };
-        let alias = ModelSpec { id: "a".into(), alias_of: Some(base.id.clone()), ..base.clone() };
-        assert!(matches!(Catalog::new(vec![base.clone(), alias, chained]), Err(CatalogError::BadAlias(..))));
-        let limits = ModelSpec { max_output_tokens: 0, ..base };
-        assert!(matches!(Catalog::new(vec![limits]), Err(CatalogError::BadLimits(_))));
+        assert!(matches!(
+            Catalog::new(vec![base.clone(), base.clone()]),
+            Err(CatalogError::Duplicate(_))
+        ));
+        let dangling = ModelSpec {
+            id: "a".into(),
+            alias_of: Some("nope".into()),
+            ..base.clone()
+        };
+        assert!(matches!(
+            Catalog::new(vec![base.clone(), dangling]),
+            Err(CatalogError::BadAlias(..))
+        ));
+        let chained = ModelSpec {
+            id: "b".into(),
+            alias_of: Some("a".into()),
+            ..base.clone()
+        };
+        let alias = ModelSpec {
+            id: "a".into(),
+            alias_of: Some(base.id.clone()),
+            ..base.clone()
+        };
+        assert!(matches!(
+            Catalog::new(vec![base.clone(), alias, chained]),
+            Err(CatalogError::BadAlias(..))
+        ));
+        let limits = ModelSpec {
+            max_output_tokens: 0,
+            ..base
+        };
+        assert!(matches!(
+            Catalog::new(vec![limits]),
+            Err(CatalogError::BadLimits(_))
+        ));
     }
 }

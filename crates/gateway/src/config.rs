@@ -92,7 +92,10 @@ impl GatewayConfig {
         let default_rpm = file.default_rpm.unwrap_or(DEFAULT_RPM);
         anyhow::ensure!(default_rpm > 0, "default_rpm must be at least 1");
         let body_limit_bytes = file.body_limit_bytes.unwrap_or(DEFAULT_BODY_LIMIT);
-        anyhow::ensure!(body_limit_bytes >= 1024, "body_limit_bytes must be at least 1024");
+        anyhow::ensure!(
+            body_limit_bytes >= 1024,
+            "body_limit_bytes must be at least 1024"
+        );
         let request_timeout = Duration::from_secs(file.request_timeout_secs.unwrap_or(600));
         let hold_ttl = file
             .hold_ttl_secs
@@ -122,7 +125,10 @@ impl GatewayConfig {
         let credits_per_usd_sold = file
             .credits_per_usd_sold
             .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
-        anyhow::ensure!(credits_per_usd_sold > 0, "credits_per_usd_sold must be positive");
+        anyhow::ensure!(
+            credits_per_usd_sold > 0,
+            "credits_per_usd_sold must be positive"
+        );
         Ok(GatewayConfig {
             listen,
             body_limit_bytes,
@@ -134,7 +140,9 @@ impl GatewayConfig {
             credits_per_usd_sold,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
             max_queued: file.max_queued.unwrap_or(1024),
-            worker_heartbeat: Duration::from_millis(file.worker_heartbeat_ms.unwrap_or(5000).max(100)),
+            worker_heartbeat: Duration::from_millis(
+                file.worker_heartbeat_ms.unwrap_or(5000).max(100),
+            ),
             rate_card,
             catalog,
         })
@@ -178,7 +186,10 @@ mod tests {
     #[test]
     fn unknown_keys_and_bad_values_are_refused() {
         assert!(toml::from_str::<FileConfig>("listn = \"1.2.3.4:5\"").is_err());
-        let zero = FileConfig { default_rpm: Some(0), ..Default::default() };
+        let zero = FileConfig {
+            default_rpm: Some(0),
+            ..Default::default()
+        };
         assert!(GatewayConfig::from_file(zero).is_err());
         let short = FileConfig {
             request_timeout_secs: Some(60),

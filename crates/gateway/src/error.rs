@@ -21,7 +21,14 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: StatusCode, kind: &'static str, code: &'static str, message: String) -> Self {
-        ApiError { status, kind, code, message, param: None, retry_after: None }
+        ApiError {
+            status,
+            kind,
+            code,
+            message,
+            param: None,
+            retry_after: None,
+        }
     }
 
     pub fn invalid_request(message: impl Into<String>, param: Option<String>) -> Self {
@@ -36,7 +43,12 @@ impl ApiError {
     }
 
     pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "authentication_error", "invalid_api_key", message.into())
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "authentication_error",
+            "invalid_api_key",
+            message.into(),
+        )
     }
 
     pub fn insufficient_credits(needed: i64, available: i64) -> Self {
@@ -61,7 +73,12 @@ impl ApiError {
     }
 
     pub fn route_not_found() -> Self {
-        Self::new(StatusCode::NOT_FOUND, "invalid_request_error", "not_found", "no such route".into())
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "invalid_request_error",
+            "not_found",
+            "no such route".into(),
+        )
     }
 
     pub fn method_not_allowed() -> Self {
@@ -151,7 +168,13 @@ impl ApiError {
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.message
+        )
     }
 }
 
@@ -170,7 +193,9 @@ impl IntoResponse for ApiError {
         body.error.param = self.param;
         let mut response = (self.status, axum::Json(body)).into_response();
         if let Some(secs) = self.retry_after {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         // Handlers' own errors are logged by the request log line; the code is enough there.
         response.extensions_mut().insert(ErrorCode(self.code));

@@ -35,8 +35,8 @@ use tower_http::catch_panic::CatchPanicLayer;
 use crate::auth::KeyCache;
 use crate::config::GatewayConfig;
 use crate::error::ApiError;
-use crate::ratelimit::{LocalGcra, RateLimiter};
 use crate::pool::Pool;
+use crate::ratelimit::{LocalGcra, RateLimiter};
 
 /// Shared state of one gateway process.
 #[derive(Clone)]
@@ -63,7 +63,11 @@ impl AppState {
         Self::with_limiter(config, store, Arc::new(LocalGcra::default()))
     }
 
-    pub fn with_limiter(config: GatewayConfig, store: Store, limiter: Arc<dyn RateLimiter>) -> Self {
+    pub fn with_limiter(
+        config: GatewayConfig,
+        store: Store,
+        limiter: Arc<dyn RateLimiter>,
+    ) -> Self {
         AppState(Arc::new(Inner {
             pool: Pool::new(config.queue_timeout, config.max_queued),
             config,
@@ -160,7 +164,9 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let reaper = spawn_hold_reaper(state.clone());
     let app = router(state);
-    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    let result = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await;
     reaper.abort();
     result
 }

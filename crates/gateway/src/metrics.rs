@@ -33,7 +33,11 @@ impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::with_prefix("shoal");
         let requests = Family::<RequestLabels, Counter>::default();
-        registry.register("http_requests", "HTTP requests answered, by route and status", requests.clone());
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by route and status",
+            requests.clone(),
+        );
         // 10 µs … ~5 s
         let overhead = Histogram::new(exponential_buckets(0.000_01, 2.0, 20));
         registry.register(
@@ -48,17 +52,33 @@ impl Default for Metrics {
             dispatch_wait.clone(),
         );
         let workers_connected = Gauge::default();
-        registry.register("workers_connected", "Workers connected now", workers_connected.clone());
+        registry.register(
+            "workers_connected",
+            "Workers connected now",
+            workers_connected.clone(),
+        );
         let credits_charged = Counter::default();
-        registry.register("credits_charged", "Credits charged by settled requests", credits_charged.clone());
-        Metrics { registry, requests, overhead, dispatch_wait, workers_connected, credits_charged }
+        registry.register(
+            "credits_charged",
+            "Credits charged by settled requests",
+            credits_charged.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            overhead,
+            dispatch_wait,
+            workers_connected,
+            credits_charged,
+        }
     }
 }
 
 impl Metrics {
     pub fn encode(&self) -> String {
         let mut out = String::new();
-        prometheus_client::encoding::text::encode(&mut out, &self.registry).expect("writing to a String");
+        prometheus_client::encoding::text::encode(&mut out, &self.registry)
+            .expect("writing to a String");
         out
     }
 }

@@ -37,7 +37,14 @@ pub async fn access_log(State(state): State<AppState>, mut req: Request, next: N
     let mut response = next.run(req).await;
 
     let status = response.status().as_u16();
-    state.metrics.requests.get_or_create(&RequestLabels { route: route.clone(), status }).inc();
+    state
+        .metrics
+        .requests
+        .get_or_create(&RequestLabels {
+            route: route.clone(),
+            status,
+        })
+        .inc();
     let account = response.extensions().get::<AccountTag>().map(|a| a.0);
     let code = response.extensions().get::<ErrorCode>().map(|c| c.0);
     tracing::info!(

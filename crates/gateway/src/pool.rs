@@ -32,10 +32,7 @@ pub enum JobEvent {
         usage: JobUsage,
     },
     /// The worker reported an error, or went away (`code` = `worker_lost`).
-    Failed {
-        code: String,
-        retryable: bool,
-    },
+    Failed { code: String, retryable: bool },
 }
 
 struct Worker {
@@ -113,8 +110,16 @@ impl Pool {
     pub fn capabilities(&self, model: &str) -> Option<ServedModel> {
         let state = self.lock();
         let mut found: Option<ServedModel> = None;
-        for m in state.workers.values().flat_map(|w| w.models.iter()).filter(|m| m.id == model) {
-            let f = found.get_or_insert_with(|| ServedModel { id: m.id.clone(), ..Default::default() });
+        for m in state
+            .workers
+            .values()
+            .flat_map(|w| w.models.iter())
+            .filter(|m| m.id == model)
+        {
+            let f = found.get_or_insert_with(|| ServedModel {
+                id: m.id.clone(),
+                ..Default::default()
+            });
             f.tools |= m.tools;
             f.vision |= m.vision;
             f.reasoning |= m.reasoning;
@@ -164,7 +169,10 @@ impl Pool {
         };
         if let Some(w) = removed {
             for (_, tx) in w.jobs {
-                let _ = tx.send(JobEvent::Failed { code: "worker_lost".into(), retryable: true });
+                let _ = tx.send(JobEvent::Failed {
+                    code: "worker_lost".into(),
+                    retryable: true,
+                });
             }
         }
         self.slot_freed.notify_waiters();
@@ -236,14 +244,25 @@ impl Pool {
             }
         }
         let Some((worker_id, _)) = best else {
-            return Err(if any { DispatchError::Busy } else { DispatchError::NoWorker });
+            return Err(if any {
+                DispatchError::Busy
+            } else {
+                DispatchError::NoWorker
+            });
         };
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
-        let worker = state.workers.get_mut(&worker_id).expect("chosen worker exists");
+        let worker = state
+            .workers
+            .get_mut(&worker_id)
+            .expect("chosen worker exists");
         let message = GatewayMessage::Job {
             job_id: job_id.clone(),
-            model: worker.announced.get(model).cloned().unwrap_or_else(|| model.to_owned()),
+            model: worker
+                .announced
+                .get(model)
+                .cloned()
+                .unwrap_or_else(|| model.to_owned()),
             request: request.clone(),
         };
         if worker.outbox.send(message).is_err() {
@@ -252,7 +271,11 @@ impl Pool {
         }
         worker.jobs.insert(job_id.clone(), tx);
         state.job_owner.insert(job_id.clone(), worker_id);
-        Ok(Job { id: job_id, worker: worker_id, events: rx })
+        Ok(Job {
+            id: job_id,
+            worker: worker_id,
+            events: rx,
+        })
     }
 
     /// Routes an event from worker `from` to its job. Events for jobs that worker does not
@@ -264,8 +287,14 @@ impl Pool {
         if state.job_owner.get(job_id) != Some(&from) {
             return;
         }
-        let Some(worker) = state.workers.get_mut(&from) else { return };
-        let tx = if ends { worker.jobs.remove(job_id) } else { worker.jobs.get(job_id).cloned() };
+        let Some(worker) = state.workers.get_mut(&from) else {
+            return;
+        };
+        let tx = if ends {
+            worker.jobs.remove(job_id)
+        } else {
+            worker.jobs.get(job_id).cloned()
+        };
         if ends {
             state.job_owner.remove(job_id);
         }
@@ -281,8 +310,14 @@ impl Pool {
     /// Asks the worker running `job_id` to stop. The slot frees when it reports the end.
     pub fn cancel(&self, job_id: &str) {
         let state = self.lock();
-        if let Some(w) = state.job_owner.get(job_id).and_then(|id| state.workers.get(id)) {
-            let _ = w.outbox.send(GatewayMessage::Cancel { job_id: job_id.to_owned() });
+        if let Some(w) = state
+            .job_owner
+            .get(job_id)
+            .and_then(|id| state.workers.get(id))
+        {
+            let _ = w.outbox.send(GatewayMessage::Cancel {
+                job_id: job_id.to_owned(),
+            });
         }
     }
 

@@ -17,7 +17,9 @@ pub fn output_token_cap(req: &ChatCompletionRequest, model: &ModelSpec) -> u32 {
 /// input price plus the output cap at the output price, rounded up, at least 1.
 pub fn hold_credits(card: &RateCard, req: &ChatCompletionRequest, model: &ModelSpec) -> i64 {
     // A prompt longer than the context can't run, so the context caps the bound.
-    let input = req.prompt_token_upper_bound().min(u64::from(model.context_length));
+    let input = req
+        .prompt_token_upper_bound()
+        .min(u64::from(model.context_length));
     let input = i64::try_from(input).unwrap_or(i64::MAX);
     card.credits(input, i64::from(output_token_cap(req, model)))
 }

@@ -46,7 +46,10 @@ pub struct LocalGcra {
 
 impl Default for LocalGcra {
     fn default() -> Self {
-        LocalGcra { epoch: Instant::now(), tat: Mutex::new(HashMap::new()) }
+        LocalGcra {
+            epoch: Instant::now(),
+            tat: Mutex::new(HashMap::new()),
+        }
     }
 }
 

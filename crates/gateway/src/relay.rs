@@ -48,27 +48,33 @@ pub async fn run(state: AppState, ctx: JobContext) -> Response {
     let guard = cancel.clone().drop_guard();
     let (ready_tx, ready_rx) = oneshot::channel::<Result<Answer, ApiError>>();
     let arrived = ctx.arrived;
-    let state_metrics = state.clone();
-    let state_metrics = &state_metrics.metrics;
     tokio::spawn(drive(state.clone(), ctx, cancel, ready_tx));
     let answer = ready_rx.await;
     if let Ok(Ok(a)) = &answer {
         let overhead = arrived.elapsed().saturating_sub(a.worker_time);
-        state_metrics.overhead.observe(overhead.as_secs_f64());
+        state.metrics.overhead.observe(overhead.as_secs_f64());
     }
     let response = match answer.map(|r| r.map(|a| a.ready)) {
         Ok(Ok(Ready::Whole(body))) => {
             let mut r = (StatusCode::OK, Body::from(body)).into_response();
-            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
             r
         }
         Ok(Ok(Ready::Stream(rx))) => {
             let stream = futures::stream::unfold(rx, |mut rx| async move {
-                rx.recv().await.map(|b| (Ok::<Bytes, std::convert::Infallible>(b), rx))
+                rx.recv()
+                    .await
+                    .map(|b| (Ok::<Bytes, std::convert::Infallible>(b), rx))
             });
             let mut r = (StatusCode::OK, Body::from_stream(stream)).into_response();
             let h = r.headers_mut();
-            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/event-stream"),
+            );
             h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
             h.insert("x-accel-buffering", HeaderValue::from_static("no"));
             r
@@ -101,19 +107,29 @@ async fn start(state: &AppState, ctx: &JobContext) -> Result<(Job, JobEvent, Ins
         let mut job = match state.pool.dispatch(&ctx.model, &ctx.job, &tried).await {
             Ok(job) => job,
             Err(DispatchError::NoWorker) if tried.is_empty() => {
-                return Err(ApiError::no_worker("no worker serving this model is online; retry shortly"))
+                return Err(ApiError::no_worker(
+                    "no worker serving this model is online; retry shortly",
+                ))
             }
             Err(DispatchError::NoWorker) => break,
             Err(DispatchError::Busy) => {
-                return Err(ApiError::no_worker("every worker serving this model is busy; retry shortly"))
+                return Err(ApiError::no_worker(
+                    "every worker serving this model is busy; retry shortly",
+                ))
             }
         };
         let dispatched = Instant::now();
         if tried.is_empty() {
-            state.metrics.dispatch_wait.observe(ctx.arrived.elapsed().as_secs_f64());
+            state
+                .metrics
+                .dispatch_wait
+                .observe(ctx.arrived.elapsed().as_secs_f64());
         }
         match job.events.recv().await {
-            Some(JobEvent::Failed { code, retryable: true }) => {
+            Some(JobEvent::Failed {
+                code,
+                retryable: true,
+            }) => {
                 tracing::warn!(request_id = %ctx.request_id, job = %job.id, code = %code, "job failed before its first token; failing over");
                 tried.push(job.worker);
             }
@@ -122,12 +138,17 @@ async fn start(state: &AppState, ctx: &JobContext) -> Result<(Job, JobEvent, Ins
             Some(first) => return Ok((job, first, dispatched)),
         }
     }
-    Err(ApiError::no_worker("the workers serving this model failed; retry shortly"))
+    Err(ApiError::no_worker(
+        "the workers serving this model failed; retry shortly",
+    ))
 }
 
 fn worker_refused(code: &str) -> ApiError {
     if code == "upstream_rejected" || code == "invalid_request" {
-        ApiError::invalid_request("the model refused this request (for example, the prompt is longer than its context)", None)
+        ApiError::invalid_request(
+            "the model refused this request (for example, the prompt is longer than its context)",
+            None,
+        )
     } else {
         ApiError::worker_failed(code)
     }
@@ -160,7 +181,10 @@ async fn drive(
     let deadline = tokio::time::Instant::now() + state.config.request_timeout;
     let outcome = if ctx.stream {
         let (tx, rx) = mpsc::channel::<Bytes>(64);
-        let answer = Answer { ready: Ready::Stream(rx), worker_time: dispatched.elapsed() };
+        let answer = Answer {
+            ready: Ready::Stream(rx),
+            worker_time: dispatched.elapsed(),
+        };
         if ready.send(Ok(answer)).is_err() {
             cancel.cancel();
         }
@@ -168,10 +192,17 @@ async fn drive(
     } else {
         let mut acc = Accumulator::default();
         let outcome = collect(&mut job, first, &mut acc, &cancel, deadline).await;
-        if let Outcome::Done { finish_reason, usage } = &outcome {
+        if let Outcome::Done {
+            finish_reason,
+            usage,
+        } = &outcome
+        {
             let worker_time = dispatched.elapsed();
             let body = acc.into_completion(&ctx, finish_reason, usage);
-            let _ = ready.send(Ok(Answer { ready: Ready::Whole(body), worker_time }));
+            let _ = ready.send(Ok(Answer {
+                ready: Ready::Whole(body),
+                worker_time,
+            }));
         } else if let Outcome::Failed { code, .. } = &outcome {
             let _ = ready.send(Err(ApiError::worker_failed(code)));
         } else {
@@ -184,10 +215,18 @@ async fn drive(
 }
 
 enum Outcome {
-    Done { finish_reason: String, usage: JobUsage },
+    Done {
+        finish_reason: String,
+        usage: JobUsage,
+    },
     /// The client went away or the deadline passed: the job was cancelled.
-    Cancelled { delivered: u64 },
-    Failed { code: String, delivered: u64 },
+    Cancelled {
+        delivered: u64,
+    },
+    Failed {
+        code: String,
+        delivered: u64,
+    },
 }
 
 async fn next_event(
@@ -212,8 +251,20 @@ async fn collect(
     let mut event = first;
     loop {
         match event {
-            JobEvent::Delta { content, reasoning, tool_calls } => acc.add(content, reasoning, tool_calls),
-            JobEvent::Done { finish_reason, usage } => return Outcome::Done { finish_reason, usage },
+            JobEvent::Delta {
+                content,
+                reasoning,
+                tool_calls,
+            } => acc.add(content, reasoning, tool_calls),
+            JobEvent::Done {
+                finish_reason,
+                usage,
+            } => {
+                return Outcome::Done {
+                    finish_reason,
+                    usage,
+                }
+            }
             JobEvent::Failed { code, .. } => return Outcome::Failed { code, delivered: 0 },
         }
         event = match next_event(job, cancel, deadline).await {
@@ -247,7 +298,12 @@ async fn relay_stream(
         object: "chat.completion.chunk".into(),
         created: ctx.created,
         model: ctx.model.clone(),
-        choices: vec![ChunkChoice { index: 0, delta, finish_reason, logprobs: None }],
+        choices: vec![ChunkChoice {
+            index: 0,
+            delta,
+            finish_reason,
+            logprobs: None,
+        }],
         usage: None,
     };
     let mut delivered = Delivered::default();
@@ -255,17 +311,36 @@ async fn relay_stream(
     let mut event = first;
     loop {
         let frame = match event {
-            JobEvent::Delta { content, reasoning, tool_calls } => {
+            JobEvent::Delta {
+                content,
+                reasoning,
+                tool_calls,
+            } => {
                 let role = (!sent_role).then_some(Role::Assistant);
                 sent_role = true;
                 delivered.deltas += 1;
-                sse(&chunk(Delta { role, content, reasoning_content: reasoning, tool_calls }, None))
+                sse(&chunk(
+                    Delta {
+                        role,
+                        content,
+                        reasoning_content: reasoning,
+                        tool_calls,
+                    },
+                    None,
+                ))
             }
-            JobEvent::Done { finish_reason, usage } => {
+            JobEvent::Done {
+                finish_reason,
+                usage,
+            } => {
                 let mut tail = Vec::new();
                 if !sent_role {
                     tail.extend_from_slice(&sse(&chunk(
-                        Delta { role: Some(Role::Assistant), content: Some(String::new()), ..Default::default() },
+                        Delta {
+                            role: Some(Role::Assistant),
+                            content: Some(String::new()),
+                            ..Default::default()
+                        },
                         None,
                     )));
                 }
@@ -278,7 +353,10 @@ async fn relay_stream(
                 }
                 tail.extend_from_slice(b"data: [DONE]\n\n");
                 let _ = tx.send(Bytes::from(tail)).await;
-                return Outcome::Done { finish_reason, usage };
+                return Outcome::Done {
+                    finish_reason,
+                    usage,
+                };
             }
             JobEvent::Failed { code, .. } => {
                 let body = serde_json::json!({"error": {
@@ -287,7 +365,10 @@ async fn relay_stream(
                     "code": code,
                 }});
                 let _ = tx.send(sse(&body)).await;
-                return Outcome::Failed { code, delivered: delivered.deltas };
+                return Outcome::Failed {
+                    code,
+                    delivered: delivered.deltas,
+                };
             }
         };
         tokio::select! {
@@ -329,14 +410,26 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
             if reported.is_none() {
                 state.pool.abandon(&job.id);
             }
-            Some(charge_for(card, &reported.unwrap_or(JobUsage { completion_tokens: delivered, ..Default::default() })))
+            Some(charge_for(
+                card,
+                &reported.unwrap_or(JobUsage {
+                    completion_tokens: delivered,
+                    ..Default::default()
+                }),
+            ))
         }
         // The service failed: only what reached the client is billed (output tokens delivered).
         Outcome::Failed { delivered, .. } => {
             if delivered == 0 {
                 None
             } else {
-                Some(charge_for(card, &JobUsage { completion_tokens: delivered, ..Default::default() }))
+                Some(charge_for(
+                    card,
+                    &JobUsage {
+                        completion_tokens: delivered,
+                        ..Default::default()
+                    },
+                ))
             }
         }
     };
@@ -346,7 +439,10 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
         None => state.store.void(&ctx.request_id, now).await,
     };
     if let Ok(shoal_store::SettleOutcome::Settled { charged, .. }) = &result {
-        state.metrics.credits_charged.inc_by(u64::try_from(*charged).unwrap_or(0));
+        state
+            .metrics
+            .credits_charged
+            .inc_by(u64::try_from(*charged).unwrap_or(0));
     }
     if let Err(e) = result {
         tracing::error!(request_id = %ctx.request_id, error = %e, "settling a hold failed; the reaper will release it");
@@ -375,7 +471,9 @@ fn usage_block(u: &JobUsage) -> Usage {
         prompt_tokens: u.prompt_tokens,
         completion_tokens: u.completion_tokens,
         total_tokens: u.prompt_tokens + u.completion_tokens,
-        completion_tokens_details: Some(CompletionTokensDetails { reasoning_tokens: u.reasoning_tokens }),
+        completion_tokens_details: Some(CompletionTokensDetails {
+            reasoning_tokens: u.reasoning_tokens,
+        }),
     }
 }
 
@@ -388,7 +486,12 @@ struct Accumulator {
 }
 
 impl Accumulator {
-    fn add(&mut self, content: Option<String>, reasoning: Option<String>, tool_calls: Option<Vec<ToolCallDelta>>) {
+    fn add(
+        &mut self,
+        content: Option<String>,
+        reasoning: Option<String>,
+        tool_calls: Option<Vec<ToolCallDelta>>,
+    ) {
         if let Some(c) = content {
             self.content.push_str(&c);
         }
@@ -405,7 +508,10 @@ impl Accumulator {
                 self.tool_calls.push(ToolCall {
                     id: String::new(),
                     r#type: ToolType::Function,
-                    function: FunctionCall { name: String::new(), arguments: String::new() },
+                    function: FunctionCall {
+                        name: String::new(),
+                        arguments: String::new(),
+                    },
                 });
             }
             let call = &mut self.tool_calls[i];
@@ -427,7 +533,11 @@ impl Accumulator {
         let has_tools = !self.tool_calls.is_empty();
         let message = ResponseMessage {
             role: Role::Assistant,
-            content: if self.content.is_empty() && has_tools { None } else { Some(self.content) },
+            content: if self.content.is_empty() && has_tools {
+                None
+            } else {
+                Some(self.content)
+            },
             tool_calls: has_tools.then_some(self.tool_calls),
             reasoning_content: (!self.reasoning.is_empty()).then_some(self.reasoning),
         };
@@ -436,7 +546,12 @@ impl Accumulator {
             object: "chat.completion".into(),
             created: ctx.created,
             model: ctx.model.clone(),
-            choices: vec![Choice { index: 0, message, finish_reason: Some(finish_reason.to_owned()), logprobs: None }],
+            choices: vec![Choice {
+                index: 0,
+                message,
+                finish_reason: Some(finish_reason.to_owned()),
+                logprobs: None,
+            }],
             usage: usage_block(usage),
         };
         serde_json::to_vec(&completion).expect("completions serialize")

@@ -23,11 +23,16 @@ use crate::AppState;
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
 fn presented_token<'a>(headers: &'a HeaderMap, query: Option<&'a str>) -> Option<&'a str> {
-    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+    if let Some(v) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
         let (scheme, token) = v.split_once(' ')?;
         return scheme.eq_ignore_ascii_case("bearer").then(|| token.trim());
     }
-    query?.split('&').find_map(|pair| pair.strip_prefix("token="))
+    query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
 }
 
 pub async fn worker_socket(
@@ -57,11 +62,19 @@ pub async fn worker_socket(
 }
 
 fn encode(msg: &GatewayMessage) -> Message {
-    Message::Text(serde_json::to_string(msg).expect("gateway messages serialize").into())
+    Message::Text(
+        serde_json::to_string(msg)
+            .expect("gateway messages serialize")
+            .into(),
+    )
 }
 
 async fn refuse(socket: &mut WebSocket, message: &str) {
-    let _ = socket.send(encode(&GatewayMessage::Refused { message: message.to_owned() })).await;
+    let _ = socket
+        .send(encode(&GatewayMessage::Refused {
+            message: message.to_owned(),
+        }))
+        .await;
     let _ = socket.send(Message::Close(None)).await;
 }
 
@@ -70,12 +83,23 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<WorkerMessage>(&text).ok(),
         _ => None,
     };
-    let Some(WorkerMessage::Hello { protocol, kind, models, concurrency, name }) = hello else {
+    let Some(WorkerMessage::Hello {
+        protocol,
+        kind,
+        models,
+        concurrency,
+        name,
+    }) = hello
+    else {
         refuse(&mut socket, "the first message must be a valid `hello`").await;
         return;
     };
     if protocol != PROTOCOL_VERSION {
-        refuse(&mut socket, &format!("unsupported protocol version; this gateway speaks {PROTOCOL_VERSION}")).await;
+        refuse(
+            &mut socket,
+            &format!("unsupported protocol version; this gateway speaks {PROTOCOL_VERSION}"),
+        )
+        .await;
         return;
     }
     if concurrency == 0 {
@@ -92,21 +116,30 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
                 if spec.id != m.id {
                     announced.insert(spec.id.clone(), m.id.clone());
                 }
-                served.push(ServedModel { id: spec.id.clone(), ..m });
+                served.push(ServedModel {
+                    id: spec.id.clone(),
+                    ..m
+                });
             }
             Some(_) => {}
             None => ignored.push(m.id),
         }
     }
     if served.is_empty() {
-        refuse(&mut socket, "none of the announced models is in this gateway's catalog").await;
+        refuse(
+            &mut socket,
+            "none of the announced models is in this gateway's catalog",
+        )
+        .await;
         return;
     }
 
     let heartbeat = state.config.worker_heartbeat;
     let (outbox, mut outgoing) = mpsc::unbounded_channel::<GatewayMessage>();
     let model_ids: Vec<String> = served.iter().map(|m| m.id.clone()).collect();
-    let worker_id = state.pool.register(kind, served, announced, concurrency, outbox);
+    let worker_id = state
+        .pool
+        .register(kind, served, announced, concurrency, outbox);
     state.metrics.workers_connected.inc();
     tracing::info!(worker_id, token = %token_name, name = name.as_deref().unwrap_or("-"), ?kind, models = ?model_ids, concurrency, "worker connected");
 
@@ -146,14 +179,44 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         match msg {
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
-            WorkerMessage::Delta { job_id, content, reasoning, tool_calls } => {
-                state.pool.deliver(worker_id, &job_id, JobEvent::Delta { content, reasoning, tool_calls });
+            WorkerMessage::Delta {
+                job_id,
+                content,
+                reasoning,
+                tool_calls,
+            } => {
+                state.pool.deliver(
+                    worker_id,
+                    &job_id,
+                    JobEvent::Delta {
+                        content,
+                        reasoning,
+                        tool_calls,
+                    },
+                );
             }
-            WorkerMessage::Done { job_id, finish_reason, usage } => {
-                state.pool.deliver(worker_id, &job_id, JobEvent::Done { finish_reason, usage });
+            WorkerMessage::Done {
+                job_id,
+                finish_reason,
+                usage,
+            } => {
+                state.pool.deliver(
+                    worker_id,
+                    &job_id,
+                    JobEvent::Done {
+                        finish_reason,
+                        usage,
+                    },
+                );
             }
-            WorkerMessage::Error { job_id, code, retryable } => {
-                state.pool.deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
+            WorkerMessage::Error {
+                job_id,
+                code,
+                retryable,
+            } => {
+                state
+                    .pool
+                    .deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
             }
         }
     };

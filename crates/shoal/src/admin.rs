@@ -135,14 +135,26 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             println!("{}", store.grant_credits(account, credits, now).await?);
         }
         AdminCommand::Key(KeyCommand::Create { account, name, rpm }) => {
-            let key = store.create_api_key(account, name.as_deref(), rpm, now).await?;
-            eprintln!("key id {} ({}…): store it now, it is not shown again", key.id, key.prefix);
+            let key = store
+                .create_api_key(account, name.as_deref(), rpm, now)
+                .await?;
+            eprintln!(
+                "key id {} ({}…): store it now, it is not shown again",
+                key.id, key.prefix
+            );
             println!("{}", key.key);
         }
         AdminCommand::Key(KeyCommand::List { account }) => {
             for k in store.list_api_keys(account).await? {
-                let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
-                let rpm = k.rpm.map(|r| r.to_string()).unwrap_or_else(|| "default".into());
+                let state = if k.revoked_at.is_some() {
+                    "revoked"
+                } else {
+                    "active"
+                };
+                let rpm = k
+                    .rpm
+                    .map(|r| r.to_string())
+                    .unwrap_or_else(|| "default".into());
                 let name = k.name.as_deref().unwrap_or("-");
                 println!("{}\t{}\t{}\t{}\t{}", k.id, k.prefix, name, rpm, state);
             }
@@ -151,13 +163,19 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             store.revoke_api_key(key_id, now).await?;
             eprintln!("key {key_id} revoked");
         }
-        AdminCommand::Plan(PlanCommand::Set { account, daily_credits }) => {
+        AdminCommand::Plan(PlanCommand::Set {
+            account,
+            daily_credits,
+        }) => {
             store.set_plan(account, daily_credits, now).await?;
             eprintln!("account {account}: {daily_credits} daily credits");
         }
         AdminCommand::WorkerToken(WorkerTokenCommand::Create { name }) => {
             let token = store.create_worker_token(&name, now).await?;
-            eprintln!("worker token id {}: store it now, it is not shown again", token.id);
+            eprintln!(
+                "worker token id {}: store it now, it is not shown again",
+                token.id
+            );
             println!("{}", token.token);
         }
         AdminCommand::Ledger(LedgerCommand::Verify) => {

@@ -11,7 +11,11 @@ mod admin;
 mod serve;
 
 #[derive(Parser)]
-#[command(name = "shoal", version, about = "Shoal: a self-hostable, OpenAI-compatible inference service")]
+#[command(
+    name = "shoal",
+    version,
+    about = "Shoal: a self-hostable, OpenAI-compatible inference service"
+)]
 struct Cli {
     /// Log format on stderr.
     #[arg(long, global = true, env = "SHOAL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -43,7 +47,12 @@ pub struct StoreArgs {
     #[arg(long, env = "SHOAL_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
     /// Database URL (postgres://… or sqlite://…); takes precedence over --data-dir.
-    #[arg(long, env = "SHOAL_DATABASE_URL", global = true, conflicts_with = "data_dir")]
+    #[arg(
+        long,
+        env = "SHOAL_DATABASE_URL",
+        global = true,
+        conflicts_with = "data_dir"
+    )]
     pub database_url: Option<String>,
 }
 
@@ -82,7 +91,9 @@ fn init_logging(format: LogFormat) {
     for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
         filter = filter.add_directive(directive.parse().expect("static directive"));
     }
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().init(),
@@ -92,7 +103,10 @@ fn init_logging(format: LogFormat) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");

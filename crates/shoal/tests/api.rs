@@ -20,7 +20,12 @@ fn chat(model: &str, text: &str) -> Value {
 async fn models_list_the_catalog_with_pricing_and_aliases() {
     let s = Server::start(None);
     let (_, key) = account_with_key(&s.data_dir, "m@example.com", 0, None);
-    let resp = client().get(s.url("/api/v1/models")).bearer_auth(&key).send().await.unwrap();
+    let resp = client()
+        .get(s.url("/api/v1/models"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
     let body: Value = resp.json().await.unwrap();
     assert_eq!(body["object"], "list");
@@ -41,16 +46,25 @@ async fn models_list_the_catalog_with_pricing_and_aliases() {
         assert!(m["created"].as_i64().unwrap() > 0);
         assert!(m["owned_by"].is_string());
         assert_eq!(m["available"], false, "no worker is connected: {m}");
-        assert_eq!(m["pricing"], json!({"type": "per_token", "usd_per_m_input": 0.15, "usd_per_m_output": 0.90}));
+        assert_eq!(
+            m["pricing"],
+            json!({"type": "per_token", "usd_per_m_input": 0.15, "usd_per_m_output": 0.90})
+        );
         assert!(m["context_length"].as_u64().unwrap() > 0);
         assert!(m["capabilities"]["tools"].is_boolean());
     }
     let by_id = |id: &str| data.iter().find(|m| m["id"] == id).unwrap();
     assert_eq!(by_id("code")["deprecated"], true);
     assert_eq!(by_id("code")["alias_of"], "large-27b-uncensored");
-    assert_eq!(by_id("large-27b-uncensored")["capabilities"]["vision"], true);
+    assert_eq!(
+        by_id("large-27b-uncensored")["capabilities"]["vision"],
+        true
+    );
     assert_eq!(by_id("service-pro")["capabilities"]["vision"], false);
-    assert_eq!(by_id("large-27b-uncensored-think")["capabilities"]["reasoning"], true);
+    assert_eq!(
+        by_id("large-27b-uncensored-think")["capabilities"]["reasoning"],
+        true
+    );
     assert_ne!(by_id("service-pro")["deprecated"], true);
 }
 
@@ -78,12 +92,29 @@ alias_of = "tiny"
         .json()
         .await
         .unwrap();
-    let ids: Vec<&str> = body["data"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["tiny", "tiny-old"]);
     // A built-in id is now unknown; the alias resolves (and reaches dispatch: 503, no worker).
-    let r = client().post(s.url("/api/v1/chat/completions")).bearer_auth(&key).json(&chat("service-pro", "hi")).send().await.unwrap();
+    let r = client()
+        .post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(&key)
+        .json(&chat("service-pro", "hi"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
-    let r = client().post(s.url("/api/v1/chat/completions")).bearer_auth(&key).json(&chat("tiny-old", "hi")).send().await.unwrap();
+    let r = client()
+        .post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(&key)
+        .json(&chat("tiny-old", "hi"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
 }
 
@@ -91,11 +122,45 @@ alias_of = "tiny"
 async fn balance_reports_the_account_of_the_key() {
     let s = Server::start(None);
     let (account, key) = account_with_key(&s.data_dir, "b@example.com", 0, None);
-    assert_eq!(admin(&s.data_dir, &["credits", "grant", "--account", &account, "--credits", "1500"]), "1500");
-    assert_eq!(admin(&s.data_dir, &["credits", "grant", "--account", &account, "--credits", "250"]), "1750");
+    assert_eq!(
+        admin(
+            &s.data_dir,
+            &[
+                "credits",
+                "grant",
+                "--account",
+                &account,
+                "--credits",
+                "1500"
+            ]
+        ),
+        "1500"
+    );
+    assert_eq!(
+        admin(
+            &s.data_dir,
+            &[
+                "credits",
+                "grant",
+                "--account",
+                &account,
+                "--credits",
+                "250"
+            ]
+        ),
+        "1750"
+    );
     let (_, other_key) = account_with_key(&s.data_dir, "other@example.com", 7, None);
 
-    let body: Value = client().get(s.url("/api/v1/balance")).bearer_auth(&key).send().await.unwrap().json().await.unwrap();
+    let body: Value = client()
+        .get(s.url("/api/v1/balance"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(body["object"], "balance");
     assert_eq!(body["credits"], 1750);
     assert_eq!(body["usd"].as_f64().unwrap(), 1.75);
@@ -104,12 +169,38 @@ async fn balance_reports_the_account_of_the_key() {
     assert_eq!(body["credits_held"], 0);
     assert_eq!(body["daily_credits_left"], 0);
 
-    let other: Value = client().get(s.url("/api/v1/balance")).bearer_auth(&other_key).send().await.unwrap().json().await.unwrap();
+    let other: Value = client()
+        .get(s.url("/api/v1/balance"))
+        .bearer_auth(&other_key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(other["credits"], 7);
 
-    let printed = common::admin_lines(&s.data_dir, &["plan", "set", "--account", &account, "--daily-credits", "40"]);
+    let printed = common::admin_lines(
+        &s.data_dir,
+        &[
+            "plan",
+            "set",
+            "--account",
+            &account,
+            "--daily-credits",
+            "40",
+        ],
+    );
     assert!(printed.is_empty(), "plan set names no value: {printed:?}");
-    let body: Value = client().get(s.url("/api/v1/balance")).bearer_auth(&key).send().await.unwrap().json().await.unwrap();
+    let body: Value = client()
+        .get(s.url("/api/v1/balance"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(body["daily_credits_left"], 40);
     assert_eq!(body["credits"], 1750);
 }
@@ -124,18 +215,34 @@ async fn bad_keys_get_401_in_the_error_shape() {
     let r = c.get(&url).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     let (code, message, kind) = error_of(r).await;
-    assert_eq!((code.as_str(), kind.as_str()), ("invalid_api_key", "authentication_error"));
+    assert_eq!(
+        (code.as_str(), kind.as_str()),
+        ("invalid_api_key", "authentication_error")
+    );
     assert!(message.contains("missing"), "{message}");
 
-    for bad in ["sk-shoal-short", "not-a-key", "sk-shoal-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", &format!("{key}x!")] {
+    for bad in [
+        "sk-shoal-short",
+        "not-a-key",
+        "sk-shoal-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        &format!("{key}x!"),
+    ] {
         let r = c.get(&url).bearer_auth(bad).send().await.unwrap();
         assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "key {bad}");
         error_of(r).await;
     }
-    let r = c.get(&url).header("authorization", format!("Basic {key}")).send().await.unwrap();
+    let r = c
+        .get(&url)
+        .header("authorization", format!("Basic {key}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
 
-    assert_eq!(c.get(&url).bearer_auth(&key).send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        c.get(&url).bearer_auth(&key).send().await.unwrap().status(),
+        StatusCode::OK
+    );
     let listed = std::process::Command::new(common::shoal_bin())
         .args(["admin", "--data-dir"])
         .arg(&s.data_dir)
@@ -144,7 +251,10 @@ async fn bad_keys_get_401_in_the_error_shape() {
         .unwrap();
     let listed = String::from_utf8(listed.stdout).unwrap();
     let key_id = listed.split('\t').next().unwrap().to_string();
-    assert!(listed.contains("active") && !listed.contains(&key[12..]), "key list shows only a prefix: {listed}");
+    assert!(
+        listed.contains("active") && !listed.contains(&key[12..]),
+        "key list shows only a prefix: {listed}"
+    );
     let out = std::process::Command::new(common::shoal_bin())
         .args(["admin", "--data-dir"])
         .arg(&s.data_dir)
@@ -160,7 +270,10 @@ async fn bad_keys_get_401_in_the_error_shape() {
             break;
         }
         assert_eq!(status, StatusCode::OK);
-        assert!(Instant::now() < deadline, "revoked key still accepted after 5 s");
+        assert!(
+            Instant::now() < deadline,
+            "revoked key still accepted after 5 s"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -172,7 +285,12 @@ async fn every_failure_has_the_error_shape_and_status() {
     let (_, broke_key) = account_with_key(&s.data_dir, "broke@example.com", 0, None);
     let c = client();
     let chat_url = s.url("/api/v1/chat/completions");
-    let post = |body: String| c.post(&chat_url).bearer_auth(&key).header("content-type", "application/json").body(body);
+    let post = |body: String| {
+        c.post(&chat_url)
+            .bearer_auth(&key)
+            .header("content-type", "application/json")
+            .body(body)
+    };
 
     // Unknown routes, inside and outside /api/v1, and a wrong method.
     for path in ["/api/v1/nope", "/nope", "/api/v2/models"] {
@@ -180,7 +298,12 @@ async fn every_failure_has_the_error_shape_and_status() {
         assert_eq!(r.status(), StatusCode::NOT_FOUND, "{path}");
         error_of(r).await;
     }
-    let r = c.delete(s.url("/api/v1/models")).bearer_auth(&key).send().await.unwrap();
+    let r = c
+        .delete(s.url("/api/v1/models"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::METHOD_NOT_ALLOWED);
     error_of(r).await;
     let r = c.get(&chat_url).bearer_auth(&key).send().await.unwrap();
@@ -208,7 +331,13 @@ async fn every_failure_has_the_error_shape_and_status() {
         assert!(raw["error"]["message"].as_str().unwrap().len() > 5);
         if let Some(p) = param {
             assert_eq!(raw["error"]["param"], p, "{body} -> {raw}");
-            assert!(raw["error"]["message"].as_str().unwrap().contains(p.split('[').next().unwrap()) || raw["error"]["param"] == p);
+            assert!(
+                raw["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(p.split('[').next().unwrap())
+                    || raw["error"]["param"] == p
+            );
         }
     }
     // Remote image URLs are never fetched, and the message says so.
@@ -223,10 +352,20 @@ async fn every_failure_has_the_error_shape_and_status() {
     let (_, message, _) = error_of(r).await;
     assert!(message.contains("image"), "{message}");
     // The same image on the vision model passes validation and reaches dispatch.
-    assert_eq!(post(img("large-27b-uncensored").to_string()).send().await.unwrap().status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        post(img("large-27b-uncensored").to_string())
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::SERVICE_UNAVAILABLE
+    );
 
     // 404 for an unknown model.
-    let r = post(chat("no-such-model", "hi").to_string()).send().await.unwrap();
+    let r = post(chat("no-such-model", "hi").to_string())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     let (code, _, _) = error_of(r).await;
     assert_eq!(code, "model_not_found");
@@ -239,25 +378,59 @@ async fn every_failure_has_the_error_shape_and_status() {
     assert_eq!(code, "request_too_large");
 
     // 415 for a body that is not JSON.
-    let r = c.post(&chat_url).bearer_auth(&key).header("content-type", "text/plain").body("hi").send().await.unwrap();
+    let r = c
+        .post(&chat_url)
+        .bearer_auth(&key)
+        .header("content-type", "text/plain")
+        .body("hi")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     error_of(r).await;
 
     // 402 without credits; the message states needed and available.
-    let r = c.post(&chat_url).bearer_auth(&broke_key).json(&chat("service-pro", "hi")).send().await.unwrap();
+    let r = c
+        .post(&chat_url)
+        .bearer_auth(&broke_key)
+        .json(&chat("service-pro", "hi"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::PAYMENT_REQUIRED);
     let (code, message, _) = error_of(r).await;
     assert_eq!(code, "insufficient_credits");
-    assert!(message.contains("needs") && message.contains(" 0 "), "{message}");
+    assert!(
+        message.contains("needs") && message.contains(" 0 "),
+        "{message}"
+    );
 
     // 503 with credits but no worker: the hold is voided, nothing is charged.
-    let r = post(chat("service-pro", "hi").to_string()).send().await.unwrap();
+    let r = post(chat("service-pro", "hi").to_string())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert!(r.headers().get("retry-after").is_some());
     let (code, _, _) = error_of(r).await;
     assert_eq!(code, "no_worker_available");
-    let bal: Value = c.get(s.url("/api/v1/balance")).bearer_auth(&key).send().await.unwrap().json().await.unwrap();
-    assert_eq!((bal["credits"].as_i64(), bal["credits_held"].as_i64(), bal["total_spent"].as_i64()), (Some(10_000), Some(0), Some(0)));
+    let bal: Value = c
+        .get(s.url("/api/v1/balance"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            bal["credits"].as_i64(),
+            bal["credits_held"].as_i64(),
+            bal["total_spent"].as_i64()
+        ),
+        (Some(10_000), Some(0), Some(0))
+    );
 
     let logs = s.logs();
     assert!(!logs.contains("panicked"), "{logs}");
@@ -275,17 +448,27 @@ async fn sixty_first_request_in_a_minute_is_rate_limited() {
         assert_eq!(r.status(), StatusCode::OK, "request {}", i + 1);
         let h = r.headers();
         assert_eq!(h["x-ratelimit-limit-requests"], "60");
-        assert_eq!(h["x-ratelimit-remaining-requests"].to_str().unwrap(), (59 - i).to_string());
+        assert_eq!(
+            h["x-ratelimit-remaining-requests"].to_str().unwrap(),
+            (59 - i).to_string()
+        );
         assert!(h.get("x-ratelimit-reset-requests").is_some());
         assert!(h.get("x-request-id").is_some());
     }
     let r = c.get(&url).bearer_auth(&key).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=60).contains(&retry), "retry-after {retry}");
     assert_eq!(r.headers()["x-ratelimit-remaining-requests"], "0");
     let (code, _, kind) = error_of(r).await;
-    assert_eq!((code.as_str(), kind.as_str()), ("rate_limit_exceeded", "rate_limit_error"));
+    assert_eq!(
+        (code.as_str(), kind.as_str()),
+        ("rate_limit_exceeded", "rate_limit_error")
+    );
 
     // A per-key limit set at creation.
     for _ in 0..3 {
@@ -295,8 +478,15 @@ async fn sixty_first_request_in_a_minute_is_rate_limited() {
     }
     let r = c.get(&url).bearer_auth(&slow_key).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
-    assert!((15..=20).contains(&retry), "one request per 20 s: retry-after {retry}");
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (15..=20).contains(&retry),
+        "one request per 20 s: retry-after {retry}"
+    );
 }
 
 #[tokio::test]
@@ -305,19 +495,40 @@ async fn keys_are_stored_only_as_hashes() {
     let (account, key) = account_with_key(&s.data_dir, "h@example.com", 5, None);
     assert!(key.starts_with("sk-shoal-"));
     let random = &key["sk-shoal-".len()..];
-    assert!(random.len() >= 32 && random.chars().all(|c| c.is_ascii_alphanumeric()), "{key}");
-    let key2 = admin(&s.data_dir, &["key", "create", "--account", &account, "--name", "second"]);
+    assert!(
+        random.len() >= 32 && random.chars().all(|c| c.is_ascii_alphanumeric()),
+        "{key}"
+    );
+    let key2 = admin(
+        &s.data_dir,
+        &["key", "create", "--account", &account, "--name", "second"],
+    );
     assert_ne!(key, key2);
     let token = admin(&s.data_dir, &["worker-token", "create", "--name", "gpu-1"]);
     // Use the key so the server has seen it too.
-    assert_eq!(client().get(s.url("/api/v1/balance")).bearer_auth(&key).send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        client()
+            .get(s.url("/api/v1/balance"))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::OK
+    );
 
     let mut scanned = 0;
     for entry in std::fs::read_dir(&s.data_dir).unwrap() {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
         scanned += bytes.len();
-        for secret in [&key, &key2, &token, &random.to_string(), &token["shoal-wt-".len()..].to_string()] {
+        for secret in [
+            &key,
+            &key2,
+            &token,
+            &random.to_string(),
+            &token["shoal-wt-".len()..].to_string(),
+        ] {
             assert!(
                 !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
                 "{} contains a plaintext secret",
@@ -340,12 +551,22 @@ async fn admin_errors_go_to_stderr_with_a_failing_status() {
             .output()
             .unwrap()
     };
-    let id = admin(dir.path(), &["account", "create", "--email", "a@example.com"]);
+    let id = admin(
+        dir.path(),
+        &["account", "create", "--email", "a@example.com"],
+    );
     assert!(id.parse::<i64>().is_ok(), "{id}");
     for args in [
         vec!["account", "create", "--email", "a@example.com"],
         vec!["credits", "grant", "--account", "999999", "--credits", "5"],
-        vec!["credits", "grant", "--account", id.as_str(), "--credits", "-5"],
+        vec![
+            "credits",
+            "grant",
+            "--account",
+            id.as_str(),
+            "--credits",
+            "-5",
+        ],
         vec!["key", "create", "--account", "999999"],
         vec!["key", "revoke", "--key-id", "999999"],
     ] {
@@ -360,7 +581,15 @@ async fn admin_errors_go_to_stderr_with_a_failing_status() {
 #[tokio::test]
 async fn sigterm_shuts_down_gracefully() {
     let mut s = Server::start(None);
-    assert_eq!(client().get(s.url("/health")).send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        client()
+            .get(s.url("/health"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::OK
+    );
     let status = s.terminate();
     assert!(status.success(), "exit status {status:?}");
 }

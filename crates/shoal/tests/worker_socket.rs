@@ -11,13 +11,17 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(s: &Server, token: &str) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
     let url = s.url("/api/worker/ws").replace("http://", "ws://");
     let mut req = url.into_client_request().unwrap();
-    req.headers_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
-    tokio_tungstenite::connect_async(req).await.map(|(ws, _)| ws)
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    tokio_tungstenite::connect_async(req)
+        .await
+        .map(|(ws, _)| ws)
 }
 
 async fn send(ws: &mut Socket, v: Value) {
@@ -38,7 +42,10 @@ async fn recv(ws: &mut Socket) -> Value {
 }
 
 fn hello(models: &[&str]) -> Value {
-    let models: Vec<Value> = models.iter().map(|m| json!({"id": m, "tools": true})).collect();
+    let models: Vec<Value> = models
+        .iter()
+        .map(|m| json!({"id": m, "tools": true}))
+        .collect();
     json!({"type": "hello", "protocol": 1, "kind": "upstream", "models": models, "concurrency": 1})
 }
 
@@ -52,7 +59,11 @@ async fn available(s: &Server, key: &str, model: &str) -> bool {
         .json()
         .await
         .unwrap();
-    body["data"].as_array().unwrap().iter().any(|m| m["id"] == model && m["available"] == true)
+    body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["id"] == model && m["available"] == true)
 }
 
 async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> bool) {
@@ -66,10 +77,19 @@ async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() ->
 #[tokio::test]
 async fn bad_tokens_are_refused_before_the_upgrade() {
     let s = Server::start(None);
-    for token in ["", "shoal-wt-nope", "sk-shoal-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"] {
+    for token in [
+        "",
+        "shoal-wt-nope",
+        "sk-shoal-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ] {
         match connect(&s, token).await {
-            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 401),
-            other => panic!("token {token:?} was not refused with 401: {:?}", other.map(|_| ())),
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+                assert_eq!(resp.status(), 401)
+            }
+            other => panic!(
+                "token {token:?} was not refused with 401: {:?}",
+                other.map(|_| ())
+            ),
         }
     }
 }
@@ -92,7 +112,11 @@ async fn handshake_rules_are_enforced() {
 
     let mut ws = connect(&s, &token).await.unwrap();
     send(&mut ws, json!({"type": "heartbeat"})).await;
-    assert_eq!(recv(&mut ws).await["type"], "refused", "a first message other than hello");
+    assert_eq!(
+        recv(&mut ws).await["type"],
+        "refused",
+        "a first message other than hello"
+    );
 
     let mut ws = connect(&s, &token).await.unwrap();
     send(&mut ws, hello(&["code", "service-pro", "nope"])).await;
@@ -125,33 +149,71 @@ async fn jobs_are_pushed_with_generation_input_only_and_silent_workers_dropped()
     });
     let key2 = key.clone();
     let client = tokio::spawn(async move {
-        reqwest::Client::new().post(url).bearer_auth(key2).json(&body).send().await.unwrap()
+        reqwest::Client::new()
+            .post(url)
+            .bearer_auth(key2)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
     });
     let job = recv(&mut ws).await;
     assert_eq!(job["type"], "job");
-    assert_eq!(job["model"], "code", "the job names the model as the worker announced it");
+    assert_eq!(
+        job["model"], "code",
+        "the job names the model as the worker announced it"
+    );
     let text = job.to_string();
     for secret in ["CANARY-USER-42", key.as_str(), "w@example.com"] {
         assert!(!text.contains(secret), "the job carries {secret}: {text}");
     }
     let request = job["request"].as_object().unwrap();
     let allowed = [
-        "messages", "tools", "tool_choice", "parallel_tool_calls", "temperature", "top_p", "max_tokens",
-        "stop", "seed", "presence_penalty", "frequency_penalty", "response_format", "reasoning_effort",
+        "messages",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "temperature",
+        "top_p",
+        "max_tokens",
+        "stop",
+        "seed",
+        "presence_penalty",
+        "frequency_penalty",
+        "response_format",
+        "reasoning_effort",
     ];
     for k in request.keys() {
         assert!(allowed.contains(&k.as_str()), "unexpected job field {k}");
     }
-    assert_eq!(job["request"]["max_tokens"], 16_384, "capped at the model's maximum output");
-    assert_eq!(job["request"]["messages"][0]["role"], "system", "developer is sent as system");
+    assert_eq!(
+        job["request"]["max_tokens"], 16_384,
+        "capped at the model's maximum output"
+    );
+    assert_eq!(
+        job["request"]["messages"][0]["role"], "system",
+        "developer is sent as system"
+    );
     assert_eq!(job["request"]["temperature"], 0.5);
     let _ = account;
 
     let id = job["job_id"].as_str().unwrap();
-    send(&mut ws, json!({"type": "delta", "job_id": id, "content": "Hel"})).await;
-    send(&mut ws, json!({"type": "delta", "job_id": id, "content": "lo"})).await;
-    send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop",
-        "usage": {"prompt_tokens": 10, "completion_tokens": 2, "reasoning_tokens": 0}})).await;
+    send(
+        &mut ws,
+        json!({"type": "delta", "job_id": id, "content": "Hel"}),
+    )
+    .await;
+    send(
+        &mut ws,
+        json!({"type": "delta", "job_id": id, "content": "lo"}),
+    )
+    .await;
+    send(
+        &mut ws,
+        json!({"type": "done", "job_id": id, "finish_reason": "stop",
+        "usage": {"prompt_tokens": 10, "completion_tokens": 2, "reasoning_tokens": 0}}),
+    )
+    .await;
     let resp = client.await.unwrap();
     assert_eq!(resp.status(), 200);
     let completion: Value = resp.json().await.unwrap();
@@ -160,24 +222,40 @@ async fn jobs_are_pushed_with_generation_input_only_and_silent_workers_dropped()
     assert_eq!(completion["usage"]["total_tokens"], 12);
 
     // The gateway's own overhead and dispatch wait are exported for operators.
-    let metrics = reqwest::get(s.url("/metrics")).await.unwrap().text().await.unwrap();
+    let metrics = reqwest::get(s.url("/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     for line in [
         "shoal_gateway_overhead_seconds_count 1",
         "shoal_dispatch_wait_seconds_count 1",
         "shoal_workers_connected 1",
         "shoal_credits_charged_total 1",
     ] {
-        assert!(metrics.lines().any(|l| l == line), "no `{line}` in:\n{metrics}");
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "no `{line}` in:\n{metrics}"
+        );
     }
-    assert!(metrics.contains("route=\"/api/v1/chat/completions\",status=\"200\""), "{metrics}");
+    assert!(
+        metrics.contains("route=\"/api/v1/chat/completions\",status=\"200\""),
+        "{metrics}"
+    );
 
     // Silence: dropped within three heartbeat intervals (plus slack), and unavailable.
     let silent_since = Instant::now();
-    wait_until("the silent worker is dropped", Duration::from_secs(5), async || {
-        !available(&s, &key, "large-27b-uncensored").await
-    })
+    wait_until(
+        "the silent worker is dropped",
+        Duration::from_secs(5),
+        async || !available(&s, &key, "large-27b-uncensored").await,
+    )
     .await;
-    assert!(silent_since.elapsed() >= Duration::from_millis(600), "dropped too early");
+    assert!(
+        silent_since.elapsed() >= Duration::from_millis(600),
+        "dropped too early"
+    );
     let r = reqwest::Client::new()
         .post(s.url("/api/v1/chat/completions"))
         .bearer_auth(&key)
@@ -199,8 +277,15 @@ async fn busy_workers_queue_requests_until_a_slot_frees() {
 
     let post = |key: String, url: String| {
         tokio::spawn(async move {
-            let body = json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}]});
-            reqwest::Client::new().post(url).bearer_auth(key).json(&body).send().await.unwrap()
+            let body =
+                json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}]});
+            reqwest::Client::new()
+                .post(url)
+                .bearer_auth(key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
         })
     };
     let url = s.url("/api/v1/chat/completions");
@@ -219,7 +304,10 @@ async fn busy_workers_queue_requests_until_a_slot_frees() {
     let started = Instant::now();
     let third = post(key.clone(), url.clone()).await.unwrap();
     assert_eq!(third.status(), 503);
-    assert!(started.elapsed() >= Duration::from_millis(900), "gave up before the queue timeout");
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "gave up before the queue timeout"
+    );
     let id2 = job2["job_id"].as_str().unwrap();
     send(&mut ws, json!({"type": "done", "job_id": id2, "finish_reason": "stop", "usage": {"prompt_tokens": 1, "completion_tokens": 0}})).await;
     assert_eq!(second.await.unwrap().status(), 200);

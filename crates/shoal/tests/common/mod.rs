@@ -39,10 +39,25 @@ pub fn admin_lines(dir: &Path, args: &[&str]) -> Vec<String> {
 }
 
 /// An account with `credits` and one API key (optionally with its own rpm).
-pub fn account_with_key(dir: &Path, email: &str, credits: i64, rpm: Option<u32>) -> (String, String) {
+pub fn account_with_key(
+    dir: &Path,
+    email: &str,
+    credits: i64,
+    rpm: Option<u32>,
+) -> (String, String) {
     let account = admin(dir, &["account", "create", "--email", email]);
     if credits > 0 {
-        admin(dir, &["credits", "grant", "--account", &account, "--credits", &credits.to_string()]);
+        admin(
+            dir,
+            &[
+                "credits",
+                "grant",
+                "--account",
+                &account,
+                "--credits",
+                &credits.to_string(),
+            ],
+        );
     }
     let mut args = vec!["key", "create", "--account", account.as_str()];
     let rpm_s;
@@ -76,7 +91,11 @@ impl Server {
         std::fs::create_dir_all(dir).unwrap();
         let stderr_log = dir.join(format!("serve-{}.log", std::process::id()));
         let mut cmd = Command::new(shoal_bin());
-        cmd.arg("serve").arg("--listen").arg("127.0.0.1:0").arg("--data-dir").arg(dir);
+        cmd.arg("serve")
+            .arg("--listen")
+            .arg("127.0.0.1:0")
+            .arg("--data-dir")
+            .arg(dir);
         if let Some(toml) = config_toml {
             let path = dir.join("shoal.toml");
             std::fs::write(&path, toml).unwrap();
@@ -100,11 +119,24 @@ impl Server {
             Ok(line) => line,
             Err(_) => {
                 let _ = child.kill();
-                panic!("shoal serve did not start: {}", std::fs::read_to_string(&stderr_log).unwrap_or_default());
+                panic!(
+                    "shoal serve did not start: {}",
+                    std::fs::read_to_string(&stderr_log).unwrap_or_default()
+                );
             }
         };
-        let base = line.strip_prefix("listening on ").expect("ready line").trim().to_string();
-        Server { child, base, data_dir: dir.to_path_buf(), stderr_log, _tmp: None }
+        let base = line
+            .strip_prefix("listening on ")
+            .expect("ready line")
+            .trim()
+            .to_string();
+        Server {
+            child,
+            base,
+            data_dir: dir.to_path_buf(),
+            stderr_log,
+            _tmp: None,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -138,9 +170,14 @@ pub async fn error_of(resp: reqwest::Response) -> (String, String, String) {
         .get("content-type")
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
-    assert!(ct.starts_with("application/json"), "error content-type was {ct:?}");
+    assert!(
+        ct.starts_with("application/json"),
+        "error content-type was {ct:?}"
+    );
     let body: serde_json::Value = resp.json().await.expect("error body is JSON");
-    let err = body.get("error").unwrap_or_else(|| panic!("no `error` in {body}"));
+    let err = body
+        .get("error")
+        .unwrap_or_else(|| panic!("no `error` in {body}"));
     let get = |k: &str| {
         err.get(k)
             .and_then(|v| v.as_str())
