@@ -1,0 +1,212 @@
+//! Shoal's persistent state: accounts, API keys, worker tokens and the credit ledger.
+//!
+//! One [`Store`] type fronts two backends with the same behaviour and the same test suite:
+//! SQLite (the embedded default, `shoal.db` in the data folder, WAL mode) and PostgreSQL
+//! (shared by several gateways). Prompt or completion text never enters this crate: no type
+//! and no column has room for it; the journal keeps token counts only. Time is passed in
+//! (`now`, Unix milliseconds) so that plan resets and hold expiry can be driven by tests.
+//!
+//! # Money
+//!
+//! Integers only ([`money`]): prices in nano-USD per token, costs in credits (1 credit =
+//! USD 0.001), rounded up, at least 1. An account has two buckets an API request may spend:
+//! the plan's daily credits (reset at 00:00 UTC, no carry-over) and the purchased balance.
+//!
+//! # The ledger: holds, then settle / void / expire
+//!
+//! - [`Store::hold`] reserves the largest cost a request could incur, against
+//!   `available = plan credits left today + balance − active holds`, with **one conditional
+//!   write** (`UPDATE accounts SET held = held + n WHERE id = a AND available >= n`) in the
+//!   same transaction as the hold row and its journal row. There is no read-then-write
+//!   window: PostgreSQL re-checks the condition on the latest row version when rows
+//!   collide (READ COMMITTED is enough); SQLite writers are serialized by `BEGIN IMMEDIATE`.
+//! - A hold ends exactly once, idempotently by request id: [`Store::settle`] charges the
+//!   billed cost clamped to `[0, hold]` (missing usage: the whole hold), plan credits first,
+//!   then the balance, and releases the rest; [`Store::void`] charges 0; [`Store::expire_holds`]
+//!   (the reaper, and start-up) releases holds past their `expires_at`. Ending an ended hold
+//!   changes nothing ([`SettleOutcome::AlreadyEnded`]); a settle that arrives after the
+//!   hold's TTL ends it as expired and charges nothing.
+//! - Invariants, kept by every statement and re-checked by [`Store::verify_ledger`]: the
+//!   balance is never negative; `total_deposited − total_spent = credits`; `held` is the sum
+//!   of active holds; no credit is created or destroyed. Lowering a plan while holds are
+//!   active can leave a charge that no bucket covers: that part is not charged (the balance
+//!   never goes negative).
+//! - Every movement is appended to the `journal` (deposit, hold, settle, void, expire,
+//!   adjustment) with request id, model, token counts, credits and bucket; the database
+//!   refuses updates and deletes of journal rows. `verify_ledger` recomputes every account
+//!   from it and reports any difference.
+//!
+//! Ledger writes, once started, run to completion even if the caller stops waiting.
+//!
+//! # Backends
+//!
+//! - **SQLite** (`open_data_dir`, `sqlite:` URLs): WAL, `synchronous = NORMAL` (a commit
+//!   survives a process crash; an OS crash or power loss may lose the last commits, never
+//!   half of one), `busy_timeout` so that the server and `shoal admin` can share the file.
+//!   One writer task owns the only write connection and commits queued writes together
+//!   (group commit), each in its own savepoint; reads use a few separate connections.
+//! - **PostgreSQL** (`postgres://` URLs): each ledger movement is a single statement (data-
+//!   modifying CTEs), so one round trip and one transaction; a settle locks the hold, then
+//!   the account, with `FOR UPDATE`.
+//!
+//! Migrations for each backend live in `migrations/sqlite` and `migrations/postgres` and
+//! run on open.
+
+pub mod credentials;
+pub mod money;
+
+/// Unix time in milliseconds.
+pub type Millis = i64;
+pub type AccountId = i64;
+pub type KeyId = i64;
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The named thing does not exist (account, key, ...).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// A uniqueness rule was broken (e.g. the email is taken).
+    #[error("{0}")]
+    Conflict(String),
+    /// An argument is out of range (e.g. a non-positive grant).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration error: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+#[derive(Debug, Clone)]
+pub struct NewApiKey {
+    pub id: KeyId,
+    /// The plaintext key. Returned this once; only its hash is stored.
+    pub key: String,
+    pub prefix: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyInfo {
+    pub id: KeyId,
+    pub account_id: AccountId,
+    pub name: Option<String>,
+    /// Display prefix, e.g. `sk-shoal-AbCd`.
+    pub prefix: String,
+    /// Requests per minute for this key; `None` means the gateway default.
+    pub rpm: Option<u32>,
+    pub created_at: Millis,
+    pub revoked_at: Option<Millis>,
+}
+
+/// Who a valid, unrevoked API key belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyPrincipal {
+    pub key_id: KeyId,
+    pub account_id: AccountId,
+    pub rpm: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewWorkerToken {
+    pub id: i64,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerTokenInfo {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Balance {
+    /// Settled purchased balance (`total_deposited - total_spent`).
+    pub credits: i64,
+    /// Credits reserved by active holds.
+    pub credits_held: i64,
+    /// The plan's daily credits per day (0 without a plan).
+    pub plan_daily_credits: i64,
+    /// The plan's daily credits left today (UTC day of `now`).
+    pub daily_credits_left: i64,
+    pub total_deposited: i64,
+    pub total_spent: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct HoldRequest {
+    /// Unique per request (e.g. `chatcmpl-…`); makes settle/void idempotent.
+    pub request_id: String,
+    pub account_id: AccountId,
+    /// Largest possible cost of the request, in credits (>= 1).
+    pub credits: i64,
+    /// Model id, kept in the journal.
+    pub model: String,
+    /// When the hold lapses if never settled.
+    pub expires_at: Millis,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HoldOutcome {
+    Held,
+    /// Not enough available credit: nothing was reserved.
+    Insufficient {
+        needed: i64,
+        available: i64,
+    },
+}
+
+/// What a finished request is billed. Token counts go to the journal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Charge {
+    pub input_tokens: i64,
+    pub output_tokens: i64,
+    pub reasoning_tokens: i64,
+    /// Cost computed by the caller with [`money::RateCard`]; clamped to `[0, hold]` by the store.
+    pub credits: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettleOutcome {
+    /// The hold ended now: `charged` spent (plan first, then balance), the rest released.
+    Settled {
+        charged: i64,
+        from_plan: i64,
+        from_balance: i64,
+        released: i64,
+    },
+    /// The hold had already ended (settled, voided or expired): nothing changed.
+    AlreadyEnded,
+    /// No hold with that request id.
+    UnknownHold,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discrepancy {
+    pub account_id: AccountId,
+    pub what: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerReport {
+    pub accounts_checked: u64,
+    pub discrepancies: Vec<Discrepancy>,
+}
+
+mod conns;
+mod ledger;
+mod postgres;
+mod sqlite;
+mod sqlite_writer;
+mod store;
+mod verify;
+
+pub use ledger::MAX_CREDITS;
+pub use store::Store;
+
+#[allow(dead_code)]
+fn _assert_store_is_shareable() {
+    fn shareable<T: Send + Sync + Clone + 'static>() {}
+    shareable::<Store>();
+}

@@ -1,0 +1,241 @@
+//! Money math, in integers only. Pure, no I/O.
+//!
+//! Prices are nano-USD per token (USD 0.15 per million input tokens = 150). One credit is
+//! USD 0.001 = 1,000,000 nano-USD; a request costs `ceil(nano_usd / 1e6)` credits, at least 1,
+//! so rounding never under-charges. Reasoning ("thinking") tokens are output tokens.
+//!
+//! Two USD figures coexist and are not the same thing: a credit is *worth* USD 0.001 when
+//! pricing requests and when showing a balance in USD ([`NANO_USD_PER_CREDIT`],
+//! [`credits_to_usd`]), while credits are *sold* at 500 per USD
+//! ([`DEFAULT_CREDITS_PER_USD_SOLD`], configurable). The spec states both; the gap is the
+//! operator's margin and is never used by the ledger.
+
+/// Nano-USD in one credit (1 credit = USD 0.001).
+pub const NANO_USD_PER_CREDIT: i64 = 1_000_000;
+/// Credits one generated image costs.
+pub const IMAGE_CREDITS: i64 = 10;
+/// Credits sold per USD paid, unless configured otherwise. Not used for pricing.
+pub const DEFAULT_CREDITS_PER_USD_SOLD: i64 = 500;
+
+/// One price list for every text model, in nano-USD per token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateCard {
+    pub input_nano_usd_per_token: i64,
+    pub output_nano_usd_per_token: i64,
+}
+
+impl Default for RateCard {
+    /// USD 0.15 per million input tokens, USD 0.90 per million output tokens.
+    fn default() -> Self {
+        RateCard {
+            input_nano_usd_per_token: 150,
+            output_nano_usd_per_token: 900,
+        }
+    }
+}
+
+impl RateCard {
+    /// Exact cost in nano-USD. Negative token counts and prices count as 0. Cannot overflow:
+    /// two `i64 × i64` products fit in an `i128`.
+    pub fn nano_usd(&self, input_tokens: i64, output_tokens: i64) -> i128 {
+        let input =
+            i128::from(input_tokens.max(0)) * i128::from(self.input_nano_usd_per_token.max(0));
+        let output =
+            i128::from(output_tokens.max(0)) * i128::from(self.output_nano_usd_per_token.max(0));
+        input + output
+    }
+
+    /// Cost in credits: `ceil(nano_usd / 1e6)`, at least 1, saturating at `i64::MAX`.
+    pub fn credits(&self, input_tokens: i64, output_tokens: i64) -> i64 {
+        nano_usd_to_credits(self.nano_usd(input_tokens, output_tokens))
+    }
+}
+
+/// `ceil(nano / 1e6)` credits, at least 1, saturating at `i64::MAX`.
+pub fn nano_usd_to_credits(nano: i128) -> i64 {
+    let per = i128::from(NANO_USD_PER_CREDIT);
+    let credits = if nano <= 0 { 0 } else { (nano + per - 1) / per };
+    i64::try_from(credits).unwrap_or(i64::MAX).max(1)
+}
+
+/// The USD value of a number of credits, for display (`credits × 0.001`). The only float on
+/// this path, and only at the edge: the ledger never reads it back.
+pub fn credits_to_usd(credits: i64) -> f64 {
+    // Split so that whole dollars and the milli part are each exact in an f64.
+    let whole = credits / 1000;
+    let milli = credits % 1000;
+    whole as f64 + milli as f64 / 1000.0
+}
+
+/// The USD value of a number of credits in micro-USD (exact integer): `credits × 1000`,
+/// saturating.
+pub fn credits_to_usd_micros(credits: i64) -> i64 {
+    credits.saturating_mul(1000)
+}
+
+/// What a settle charges: the billed credits clamped to `[0, hold]`; missing usage (`None`)
+/// charges the whole hold. Negative billed credits never refund anything.
+pub fn clamp_charge(billed: Option<i64>, hold: i64) -> i64 {
+    let hold = hold.max(0);
+    match billed {
+        None => hold,
+        Some(c) => c.clamp(0, hold),
+    }
+}
+
+/// Split a charge between the plan's credits left today and the purchased balance, plan
+/// first. Returns `(from_plan, from_balance)`.
+///
+/// `from_plan + from_balance == charge` whenever `charge <= plan_left + balance`, which the
+/// hold guarantees unless the plan was lowered while the hold was active; then the part that
+/// no bucket covers is not charged (the ledger never goes negative). Negative inputs count
+/// as 0.
+pub fn split_charge(charge: i64, plan_left: i64, balance: i64) -> (i64, i64) {
+    let charge = charge.max(0);
+    let from_plan = charge.min(plan_left.max(0));
+    let from_balance = (charge - from_plan).min(balance.max(0));
+    (from_plan, from_balance)
+}
+
+/// The UTC day (days since 1970-01-01) of a Unix time in milliseconds. Plan credits reset
+/// when it changes, at 00:00 UTC.
+pub fn utc_day(now_ms: i64) -> i64 {
+    now_ms.div_euclid(86_400_000)
+}
+
+/// Plan credits left on `today`, given the day they were last spent and how many were spent
+/// that day. A day in the past means a reset; used credits above a lowered daily amount
+/// leave 0, never a negative number.
+pub fn plan_left(daily: i64, plan_day: i64, plan_used: i64, today: i64) -> i64 {
+    if plan_day >= today {
+        (daily - plan_used).max(0)
+    } else {
+        daily.max(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn spec_examples() {
+        let card = RateCard::default();
+        assert_eq!(card.nano_usd(1_200, 600), 720_000);
+        assert_eq!(card.credits(1_200, 600), 1);
+        assert_eq!(card.nano_usd(100_000, 100_000), 105_000_000);
+        assert_eq!(card.credits(100_000, 100_000), 105);
+        assert_eq!(card.credits(0, 0), 1);
+        assert_eq!(card.credits(-5, -5), 1);
+        // One nano-USD over a credit boundary rounds up.
+        let one = RateCard {
+            input_nano_usd_per_token: 1,
+            output_nano_usd_per_token: 0,
+        };
+        assert_eq!(one.credits(1_000_000, 0), 1);
+        assert_eq!(one.credits(1_000_001, 0), 2);
+        assert_eq!(card.credits(i64::MAX, i64::MAX), 9_684_540_638_697_515);
+        assert_eq!(IMAGE_CREDITS, 10);
+    }
+
+    #[test]
+    fn usd_display() {
+        assert_eq!(credits_to_usd(0), 0.0);
+        assert_eq!(credits_to_usd(1), 0.001);
+        assert_eq!(credits_to_usd(1_234), 1.234);
+        assert_eq!(credits_to_usd(105), 0.105);
+        assert_eq!(credits_to_usd(-1_500), -1.5);
+        assert_eq!(credits_to_usd_micros(1_234), 1_234_000);
+    }
+
+    #[test]
+    fn day_boundaries() {
+        assert_eq!(utc_day(0), 0);
+        assert_eq!(utc_day(86_399_999), 0);
+        assert_eq!(utc_day(86_400_000), 1);
+        assert_eq!(utc_day(-1), -1);
+        assert_eq!(plan_left(100, 5, 30, 5), 70);
+        assert_eq!(plan_left(100, 4, 30, 5), 100);
+        assert_eq!(plan_left(20, 5, 30, 5), 0);
+        assert_eq!(
+            plan_left(100, 6, 30, 5),
+            70,
+            "a clock behind the last spend does not reset"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn rounding_never_undercharges(
+            input in 0i64..10_000_000_000,
+            output in 0i64..10_000_000_000,
+            in_price in 0i64..100_000,
+            out_price in 0i64..100_000,
+        ) {
+            let card = RateCard { input_nano_usd_per_token: in_price, output_nano_usd_per_token: out_price };
+            let nano = card.nano_usd(input, output);
+            let credits = card.credits(input, output);
+            prop_assert!(credits >= 1);
+            prop_assert!(i128::from(credits) * 1_000_000 >= nano, "under-charged");
+            if credits > 1 {
+                prop_assert!(i128::from(credits - 1) * 1_000_000 < nano, "over-rounded");
+            } else {
+                prop_assert!(nano <= 1_000_000);
+            }
+        }
+
+        #[test]
+        fn monotonic_in_tokens(
+            input in 0i64..1_000_000_000,
+            output in 0i64..1_000_000_000,
+            more_in in 0i64..1_000_000,
+            more_out in 0i64..1_000_000,
+        ) {
+            let card = RateCard::default();
+            prop_assert!(card.credits(input + more_in, output + more_out) >= card.credits(input, output));
+            prop_assert!(card.nano_usd(input + more_in, output) >= card.nano_usd(input, output));
+        }
+
+        #[test]
+        fn negatives_count_as_zero(input in i64::MIN..0, output in i64::MIN..0, x in 0i64..1_000_000) {
+            let card = RateCard::default();
+            prop_assert_eq!(card.nano_usd(input, output), 0);
+            prop_assert_eq!(card.credits(input, output), 1);
+            prop_assert_eq!(card.credits(input, x), card.credits(0, x));
+            prop_assert_eq!(card.credits(x, output), card.credits(x, 0));
+        }
+
+        #[test]
+        fn clamping(billed in proptest::option::of(any::<i64>()), hold in 0i64..1_000_000_000) {
+            let c = clamp_charge(billed, hold);
+            prop_assert!((0..=hold).contains(&c));
+            match billed {
+                None => prop_assert_eq!(c, hold),
+                Some(b) if b < 0 => prop_assert_eq!(c, 0),
+                Some(b) if b > hold => prop_assert_eq!(c, hold),
+                Some(b) => prop_assert_eq!(c, b),
+            }
+        }
+
+        #[test]
+        fn plan_then_balance_split(
+            charge in -1_000i64..1_000_000,
+            plan in -1_000i64..1_000_000,
+            balance in -1_000i64..1_000_000,
+        ) {
+            let (p, b) = split_charge(charge, plan, balance);
+            prop_assert!(p >= 0 && b >= 0);
+            prop_assert!(p <= plan.max(0), "plan part above plan left");
+            prop_assert!(b <= balance.max(0), "balance part above balance");
+            prop_assert!(p + b <= charge.max(0));
+            if charge.max(0) <= plan.max(0) + balance.max(0) {
+                prop_assert_eq!(p + b, charge.max(0), "sum does not match the charge");
+            }
+            // Plan first: the balance is touched only once the plan part is used up.
+            if b > 0 {
+                prop_assert_eq!(p, plan.max(0));
+            }
+        }
+    }
+}

@@ -1,0 +1,616 @@
+//! [`Store`]: the one entry point, dispatching to the SQLite or PostgreSQL backend.
+//!
+//! Argument checks live here, once for both backends. Statements that are the same on both
+//! backends are written once (`$n` placeholders work on SQLite too) and expanded per
+//! backend by the `read!`/`write_id!` macros; the ledger's movements live in `sqlite.rs`
+//! and `postgres.rs`.
+
+use std::path::Path;
+
+use sqlx::{Connection, Row};
+
+use crate::ledger::{self, EndKind, MAX_CREDITS, MAX_ID_LEN};
+use crate::postgres::PgStore;
+use crate::sqlite::SqliteStore;
+use crate::verify::{self, Snapshot};
+use crate::{
+    credentials, money, AccountId, ApiKeyInfo, ApiKeyPrincipal, Balance, Charge, HoldOutcome,
+    HoldRequest, KeyId, LedgerReport, Millis, NewApiKey, NewWorkerToken, Result, SettleOutcome,
+    StoreError, WorkerTokenInfo,
+};
+
+/// Accounts, keys, worker tokens and the credit ledger, on SQLite or PostgreSQL.
+/// `Send + Sync`, cheap to clone (clones share the connections).
+#[derive(Clone)]
+pub struct Store {
+    backend: Backend,
+}
+
+#[derive(Clone)]
+enum Backend {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Evaluate `$body` (a `Result`) with `$c` bound to a leased reading connection.
+macro_rules! read {
+    ($store:expr, $c:ident => $body:expr) => {
+        match &$store.backend {
+            Backend::Sqlite(s) => {
+                let mut lease = s.reader().await?;
+                let out: Result<_> = async {
+                    let $c = &mut *lease;
+                    $body
+                }
+                .await;
+                if let Err(e) = &out {
+                    lease.check(e);
+                }
+                out
+            }
+            Backend::Postgres(p) => {
+                let mut lease = p.conns.acquire().await?;
+                let out: Result<_> = async {
+                    let $c = &mut *lease;
+                    $body
+                }
+                .await;
+                if let Err(e) = &out {
+                    lease.check(e);
+                }
+                out
+            }
+        }
+    };
+}
+
+/// One write statement with `$n` placeholders and owned arguments, returning at most one
+/// row whose first column is an id: on SQLite a job of the writer task, on PostgreSQL one
+/// autocommit statement.
+macro_rules! write_id {
+    ($store:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
+        match &$store.backend {
+            Backend::Sqlite(s) => {
+                #[allow(unused_mut)]
+                let mut args = sqlx::sqlite::SqliteArguments::default();
+                $(
+                    sqlx::Arguments::add(&mut args, $arg)
+                        .map_err(|e| StoreError::Database(sqlx::Error::Encode(e)))?;
+                )*
+                s.write_returning_id($sql, args).await
+            }
+            Backend::Postgres(p) => p.write_returning_id(sqlx::query($sql)$(.bind($arg))*).await,
+        }
+    };
+}
+
+/// Run a PostgreSQL ledger write to completion in its own task, even if the caller is
+/// dropped half-way (a client that disconnects must not leave its settle unsent). On SQLite
+/// the writer task gives the same guarantee.
+async fn detached<T, F>(op: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: std::future::Future<Output = Result<T>> + Send + 'static,
+{
+    match tokio::spawn(op).await {
+        Ok(out) => out,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => Err(StoreError::Database(sqlx::Error::Protocol(
+            "the ledger task was cancelled (runtime shutting down)".into(),
+        ))),
+    }
+}
+
+/// Read everything `verify_ledger` compares, inside the open transaction `$tx`.
+macro_rules! read_snapshot {
+    ($tx:ident) => {{
+        let mut snap = Snapshot::default();
+        for r in sqlx::query(verify::ACCOUNTS).fetch_all(&mut *$tx).await? {
+            snap.accounts.insert(
+                r.try_get("id")?,
+                verify::StoredAccount {
+                    credits: r.try_get("credits")?,
+                    total_deposited: r.try_get("total_deposited")?,
+                    total_spent: r.try_get("total_spent")?,
+                    held: r.try_get("held")?,
+                    plan_day: r.try_get("plan_day")?,
+                    plan_used: r.try_get("plan_used")?,
+                },
+            );
+        }
+        for r in sqlx::query(verify::JOURNAL_SUMS)
+            .fetch_all(&mut *$tx)
+            .await?
+        {
+            snap.journal.insert(
+                r.try_get("account_id")?,
+                verify::JournalSums {
+                    deposited: r.try_get("deposited")?,
+                    spent: r.try_get("spent")?,
+                    settled_balance: r.try_get("settled_balance")?,
+                    settled_plan: r.try_get("settled_plan")?,
+                    malformed: r.try_get("malformed")?,
+                    last_plan_day: r.try_get("last_plan_day")?,
+                },
+            );
+        }
+        for r in sqlx::query(verify::PLAN_USED).fetch_all(&mut *$tx).await? {
+            snap.plan_used
+                .insert(r.try_get("account_id")?, r.try_get("used")?);
+        }
+        for r in sqlx::query(verify::HOLD_LIVES).fetch_all(&mut *$tx).await? {
+            snap.hold_lives.push(verify::HoldLife {
+                request_id: r.try_get("request_id")?,
+                account_id: r.try_get("account_id")?,
+                accounts: r.try_get("accounts")?,
+                hold_rows: r.try_get("hold_rows")?,
+                hold_credits: r.try_get("hold_credits")?,
+                end_kinds: r.try_get("end_kinds")?,
+                release_rows: r.try_get("release_rows")?,
+                plan_rows: r.try_get("plan_rows")?,
+                balance_rows: r.try_get("balance_rows")?,
+                spent: r.try_get("spent")?,
+            });
+        }
+        for r in sqlx::query(verify::HOLDS_TABLE)
+            .fetch_all(&mut *$tx)
+            .await?
+        {
+            snap.holds.insert(
+                r.try_get("account_id")?,
+                verify::HoldsTable {
+                    active: r.try_get("active")?,
+                    active_credits: r.try_get("active_credits")?,
+                    charged_balance: r.try_get("charged_balance")?,
+                    charged_plan: r.try_get("charged_plan")?,
+                },
+            );
+        }
+        snap
+    }};
+}
+
+fn invalid(msg: impl Into<String>) -> StoreError {
+    StoreError::Invalid(msg.into())
+}
+
+fn rpm_from_db(rpm: Option<i64>) -> Option<u32> {
+    rpm.and_then(|r| u32::try_from(r).ok())
+}
+
+impl Store {
+    /// Open (creating it if needed) the embedded store: the SQLite file `dir/shoal.db`, in
+    /// WAL mode with a busy timeout, so that the server and `shoal admin` can use it at once.
+    /// Runs pending migrations.
+    pub async fn open_data_dir(dir: &Path) -> Result<Store> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| invalid(format!("cannot create data folder {}: {e}", dir.display())))?;
+        let sqlite = SqliteStore::open_file(&dir.join("shoal.db")).await?;
+        Ok(Store {
+            backend: Backend::Sqlite(sqlite),
+        })
+    }
+
+    /// Open a store by URL: `sqlite://PATH`, `sqlite:PATH` (`sqlite::memory:` for a throwaway
+    /// one) or `postgres://…` / `postgresql://…`. Runs pending migrations.
+    pub async fn open(url: &str) -> Result<Store> {
+        let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
+        let backend = match scheme.as_str() {
+            "sqlite" => Backend::Sqlite(SqliteStore::open_url(url).await?),
+            "postgres" | "postgresql" if url.contains("://") => {
+                Backend::Postgres(PgStore::open_url(url).await?)
+            }
+            _ => {
+                return Err(invalid(
+                    "unsupported database URL: expected sqlite:… or postgres://…",
+                ))
+            }
+        };
+        Ok(Store { backend })
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite(_) => "sqlite",
+            Backend::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Close every connection, waiting for those in use to be returned.
+    pub async fn close(&self) {
+        match &self.backend {
+            Backend::Sqlite(s) => s.close().await,
+            Backend::Postgres(p) => p.close().await,
+        }
+    }
+
+    // ---------------------------------------------------------------- accounts
+
+    /// Create an account. `Conflict` if the email (compared case-insensitively) is taken,
+    /// `Invalid` if it does not look like an email.
+    pub async fn create_account(&self, email: &str, now: Millis) -> Result<AccountId> {
+        let email = email.trim();
+        if !email.contains('@') || email.len() > 320 || email.chars().any(char::is_whitespace) {
+            return Err(invalid("email must look like name@host"));
+        }
+        let map = |e: sqlx::Error| {
+            if ledger::is_unique_violation(&e) {
+                StoreError::Conflict(format!("an account with email {email} already exists"))
+            } else {
+                e.into()
+            }
+        };
+        let id = write_id!(
+            self,
+            "INSERT INTO accounts (email, created_at) VALUES ($1, $2) RETURNING id",
+            email.to_string(),
+            now,
+        )
+        .map_err(|e| match e {
+            StoreError::Database(e) => map(e),
+            e => e,
+        })?;
+        id.ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))
+    }
+
+    /// Deposit purchased credits. Returns the new settled balance.
+    pub async fn grant_credits(
+        &self,
+        account: AccountId,
+        credits: i64,
+        now: Millis,
+    ) -> Result<i64> {
+        if !(1..=MAX_CREDITS).contains(&credits) {
+            return Err(invalid(format!(
+                "credits must be between 1 and {MAX_CREDITS}"
+            )));
+        }
+        match &self.backend {
+            Backend::Sqlite(s) => s.grant_credits(account, credits, now).await,
+            Backend::Postgres(p) => {
+                let p = p.clone();
+                detached(async move { p.grant_credits(account, credits, now).await }).await
+            }
+        }
+    }
+
+    /// Set the plan's daily credits (0 = no plan). Takes effect at once for today: raising
+    /// it frees more today, lowering it below what was spent today leaves 0 for today.
+    pub async fn set_plan(
+        &self,
+        account: AccountId,
+        daily_credits: i64,
+        _now: Millis,
+    ) -> Result<()> {
+        if !(0..=MAX_CREDITS).contains(&daily_credits) {
+            return Err(invalid(format!(
+                "daily credits must be between 0 and {MAX_CREDITS}"
+            )));
+        }
+        write_id!(
+            self,
+            "UPDATE accounts SET plan_daily_credits = $2 WHERE id = $1 RETURNING id",
+            account,
+            daily_credits,
+        )?
+        .ok_or(StoreError::NotFound("account"))?;
+        Ok(())
+    }
+
+    async fn account_exists(&self, account: AccountId) -> Result<bool> {
+        read!(self, c => sqlx::query("SELECT 1 FROM accounts WHERE id = $1")
+            .bind(account)
+            .fetch_optional(c)
+            .await
+            .map(|row| row.is_some())
+            .map_err(StoreError::from))
+    }
+
+    // ---------------------------------------------------------------- API keys
+
+    /// Create an API key for an account. The plaintext is in the result and nowhere else.
+    pub async fn create_api_key(
+        &self,
+        account: AccountId,
+        name: Option<&str>,
+        rpm: Option<u32>,
+        now: Millis,
+    ) -> Result<NewApiKey> {
+        if rpm == Some(0) {
+            return Err(invalid("rpm must be at least 1"));
+        }
+        if name.is_some_and(|n| n.len() > MAX_ID_LEN) {
+            return Err(invalid(format!("key name longer than {MAX_ID_LEN} bytes")));
+        }
+        let key = credentials::generate_api_key();
+        let prefix = credentials::display_prefix(&key);
+        let hash = credentials::hash_secret(&key);
+        let map = |e: sqlx::Error| {
+            if ledger::is_foreign_key_violation(&e) {
+                StoreError::NotFound("account")
+            } else {
+                e.into()
+            }
+        };
+        let id = write_id!(
+            self,
+            "INSERT INTO api_keys (account_id, name, prefix, key_hash, rpm, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            account,
+            name.map(str::to_string),
+            prefix.clone(),
+            hash.to_vec(),
+            rpm.map(i64::from),
+            now,
+        )
+        .map_err(|e| match e {
+            StoreError::Database(e) => map(e),
+            e => e,
+        })?
+        .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
+        Ok(NewApiKey { id, key, prefix })
+    }
+
+    /// An account's keys, revoked ones included, oldest first.
+    pub async fn list_api_keys(&self, account: AccountId) -> Result<Vec<ApiKeyInfo>> {
+        if !self.account_exists(account).await? {
+            return Err(StoreError::NotFound("account"));
+        }
+        read!(self, c => {
+            let rows = sqlx::query(
+                    "SELECT id, account_id, name, prefix, rpm, created_at, revoked_at
+                       FROM api_keys WHERE account_id = $1 ORDER BY id")
+                .bind(account)
+                .fetch_all(c)
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(ApiKeyInfo {
+                        id: r.try_get("id")?,
+                        account_id: r.try_get("account_id")?,
+                        name: r.try_get("name")?,
+                        prefix: r.try_get("prefix")?,
+                        rpm: rpm_from_db(r.try_get("rpm")?),
+                        created_at: r.try_get("created_at")?,
+                        revoked_at: r.try_get("revoked_at")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// Revoke a key. Revoking it again is not an error and keeps the first revocation time.
+    pub async fn revoke_api_key(&self, key_id: KeyId, now: Millis) -> Result<()> {
+        write_id!(
+            self,
+            "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id",
+            key_id,
+            now,
+        )?
+        .ok_or(StoreError::NotFound("API key"))?;
+        Ok(())
+    }
+
+    /// Who a presented API key belongs to. `None` when it is malformed (decided without
+    /// touching the database), unknown or revoked.
+    pub async fn authenticate_api_key(&self, presented: &str) -> Result<Option<ApiKeyPrincipal>> {
+        if !credentials::is_well_formed_api_key(presented) {
+            return Ok(None);
+        }
+        let hash = credentials::hash_secret(presented);
+        read!(self, c => {
+            let row = sqlx::query(
+                    "SELECT id, account_id, rpm FROM api_keys
+                      WHERE key_hash = $1 AND revoked_at IS NULL")
+                .bind(&hash[..])
+                .fetch_optional(c)
+                .await?;
+            match row {
+                Some(r) => Ok(Some(ApiKeyPrincipal {
+                    key_id: r.try_get("id")?,
+                    account_id: r.try_get("account_id")?,
+                    rpm: rpm_from_db(r.try_get("rpm")?),
+                })),
+                None => Ok(None),
+            }
+        })
+    }
+
+    // ---------------------------------------------------------------- worker tokens
+
+    /// Create a worker token. The plaintext is in the result and nowhere else.
+    pub async fn create_worker_token(&self, name: &str, now: Millis) -> Result<NewWorkerToken> {
+        let name = name.trim();
+        if name.is_empty() || name.len() > MAX_ID_LEN {
+            return Err(invalid(format!(
+                "worker token name must be 1 to {MAX_ID_LEN} bytes"
+            )));
+        }
+        let token = credentials::generate_worker_token();
+        let prefix = credentials::worker_token_display_prefix(&token);
+        let hash = credentials::hash_secret(&token);
+        let id = write_id!(
+            self,
+            "INSERT INTO worker_tokens (name, prefix, token_hash, created_at)
+             VALUES ($1, $2, $3, $4) RETURNING id",
+            name.to_string(),
+            prefix,
+            hash.to_vec(),
+            now,
+        )?
+        .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
+        Ok(NewWorkerToken { id, token })
+    }
+
+    /// The worker token presented, if it is well formed, known and not revoked.
+    pub async fn authenticate_worker_token(
+        &self,
+        presented: &str,
+    ) -> Result<Option<WorkerTokenInfo>> {
+        if !credentials::is_well_formed_worker_token(presented) {
+            return Ok(None);
+        }
+        let hash = credentials::hash_secret(presented);
+        read!(self, c => {
+            let row = sqlx::query(
+                    "SELECT id, name FROM worker_tokens WHERE token_hash = $1 AND revoked_at IS NULL")
+                .bind(&hash[..])
+                .fetch_optional(c)
+                .await?;
+            match row {
+                Some(r) => Ok(Some(WorkerTokenInfo { id: r.try_get("id")?, name: r.try_get("name")? })),
+                None => Ok(None),
+            }
+        })
+    }
+
+    // ---------------------------------------------------------------- ledger
+
+    /// The account's balance as of `now` (which decides the plan's day).
+    pub async fn balance(&self, account: AccountId, now: Millis) -> Result<Balance> {
+        let today = money::utc_day(now);
+        read!(self, c => {
+            let r = sqlx::query(
+                    "SELECT credits, held, plan_daily_credits, plan_day, plan_used,
+                            total_deposited, total_spent
+                       FROM accounts WHERE id = $1")
+                .bind(account)
+                .fetch_optional(c)
+                .await?
+                .ok_or(StoreError::NotFound("account"))?;
+            let daily: i64 = r.try_get("plan_daily_credits")?;
+            Ok(Balance {
+                credits: r.try_get("credits")?,
+                credits_held: r.try_get("held")?,
+                plan_daily_credits: daily,
+                daily_credits_left: money::plan_left(
+                    daily,
+                    r.try_get("plan_day")?,
+                    r.try_get("plan_used")?,
+                    today,
+                ),
+                total_deposited: r.try_get("total_deposited")?,
+                total_spent: r.try_get("total_spent")?,
+            })
+        })
+    }
+
+    /// Reserve `req.credits` against what the account has available now (plan credits left
+    /// today + balance − active holds), atomically. `Insufficient` reserves nothing.
+    pub async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
+        if req.credits < 1 {
+            return Err(invalid("a hold must be at least 1 credit"));
+        }
+        if req.request_id.is_empty() || req.request_id.len() > MAX_ID_LEN {
+            return Err(invalid(format!(
+                "request id must be 1 to {MAX_ID_LEN} bytes"
+            )));
+        }
+        if req.model.len() > MAX_ID_LEN {
+            return Err(invalid(format!("model longer than {MAX_ID_LEN} bytes")));
+        }
+        if req.expires_at <= now {
+            return Err(invalid("a hold must expire after now"));
+        }
+        if req.credits > MAX_CREDITS {
+            // More than any account can ever have available (and beyond the range the
+            // ledger's sums are kept in): nothing to write.
+            let b = self.balance(req.account_id, now).await?;
+            let available = b.daily_credits_left + b.credits - b.credits_held;
+            return Ok(HoldOutcome::Insufficient {
+                needed: req.credits,
+                available: available.max(0),
+            });
+        }
+        match &self.backend {
+            Backend::Sqlite(s) => s.hold(req, now).await,
+            Backend::Postgres(p) => {
+                let (p, req) = (p.clone(), req.clone());
+                detached(async move { p.hold(&req, now).await }).await
+            }
+        }
+    }
+
+    /// End the hold of `request_id` with the billed charge (clamped to `[0, hold]`; `None`,
+    /// usage missing, charges the whole hold), plan credits left today first, then the
+    /// balance; the rest is released. Idempotent: a hold ends once, later calls get
+    /// `AlreadyEnded`. A settle that arrives after the hold expired ends it as expired,
+    /// charges nothing and returns `AlreadyEnded`: the request ran past its TTL.
+    pub async fn settle(
+        &self,
+        request_id: &str,
+        charge: Option<&Charge>,
+        now: Millis,
+    ) -> Result<SettleOutcome> {
+        self.end_hold(request_id, EndKind::Settle, charge, now)
+            .await
+    }
+
+    /// End the hold of `request_id` with charge 0 (the request failed before generating).
+    /// Same idempotence and expiry rules as [`Store::settle`].
+    pub async fn void(&self, request_id: &str, now: Millis) -> Result<SettleOutcome> {
+        self.end_hold(request_id, EndKind::Void, None, now).await
+    }
+
+    async fn end_hold(
+        &self,
+        request_id: &str,
+        kind: EndKind,
+        charge: Option<&Charge>,
+        now: Millis,
+    ) -> Result<SettleOutcome> {
+        match &self.backend {
+            Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await,
+            Backend::Postgres(p) => {
+                let (p, request_id, charge) = (p.clone(), request_id.to_string(), charge.cloned());
+                detached(async move { p.end_hold(&request_id, kind, charge.as_ref(), now).await })
+                    .await
+            }
+        }
+    }
+
+    /// Release every active hold with `expires_at <= now` (charge 0). Returns how many.
+    /// Run by the gateway's reaper, and at start-up.
+    pub async fn expire_holds(&self, now: Millis) -> Result<u64> {
+        match &self.backend {
+            Backend::Sqlite(s) => s.expire_holds(now).await,
+            Backend::Postgres(p) => {
+                let p = p.clone();
+                detached(async move { p.expire_holds(now).await }).await
+            }
+        }
+    }
+
+    /// Recompute every account from the journal and compare with the stored balances,
+    /// totals, holds and plan use, in one consistent snapshot.
+    pub async fn verify_ledger(&self) -> Result<LedgerReport> {
+        let snap = match &self.backend {
+            Backend::Sqlite(s) => {
+                let mut lease = s.reader().await?;
+                let mut tx = lease.begin().await?;
+                let snap = read_snapshot!(tx);
+                tx.rollback().await?;
+                snap
+            }
+            Backend::Postgres(p) => {
+                let mut lease = p.conns.acquire().await?;
+                let mut tx = lease
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?;
+                let snap = read_snapshot!(tx);
+                tx.rollback().await?;
+                snap
+            }
+        };
+        Ok(verify::compare(&snap))
+    }
+}

@@ -1,0 +1,245 @@
+//! `verify_ledger`: recompute every account from the journal and compare.
+//!
+//! The database does the heavy lifting (grouped sums), so memory stays proportional to the
+//! number of accounts and of holds still active, not to the size of the journal. All
+//! queries run in one read transaction (one snapshot). The SQL is the same on both backends.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::{AccountId, Discrepancy, LedgerReport};
+
+pub(crate) const ACCOUNTS: &str =
+    "SELECT id, credits, total_deposited, total_spent, held, plan_day, plan_used
+       FROM accounts ORDER BY id";
+
+pub(crate) const JOURNAL_SUMS: &str = "SELECT account_id,
+        CAST(COALESCE(SUM(CASE WHEN kind = 'deposit' THEN credits
+                               WHEN kind = 'adjustment' AND credits > 0 THEN credits
+                               ELSE 0 END), 0) AS BIGINT) AS deposited,
+        CAST(COALESCE(SUM(CASE WHEN kind = 'settle' AND bucket = 'balance' THEN credits
+                               WHEN kind = 'adjustment' AND credits < 0 THEN -credits
+                               ELSE 0 END), 0) AS BIGINT) AS spent,
+        CAST(COALESCE(SUM(CASE WHEN kind = 'settle' AND bucket = 'balance' THEN credits
+                               ELSE 0 END), 0) AS BIGINT) AS settled_balance,
+        CAST(COALESCE(SUM(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN credits
+                               ELSE 0 END), 0) AS BIGINT) AS settled_plan,
+        CAST(COUNT(CASE WHEN (kind = 'deposit' AND (credits <= 0 OR bucket IS NULL OR bucket <> 'balance'))
+                          OR (kind IN ('hold') AND credits <= 0)
+                          OR (kind = 'settle' AND (credits < 0 OR bucket IS NULL))
+                          OR (kind = 'settle' AND bucket = 'plan' AND plan_day IS NULL)
+                          OR (kind IN ('void', 'expire') AND credits <> 0)
+                          OR (kind IN ('hold', 'settle', 'void', 'expire') AND request_id IS NULL)
+                        THEN 1 END) AS BIGINT) AS malformed,
+        MAX(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN plan_day END) AS last_plan_day
+       FROM journal GROUP BY account_id";
+
+/// Plan credits spent on each account's current plan day.
+pub(crate) const PLAN_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
+       FROM journal j JOIN accounts a ON a.id = j.account_id
+      WHERE j.kind = 'settle' AND j.bucket = 'plan' AND j.plan_day = a.plan_day
+      GROUP BY j.account_id";
+
+/// Per request: holds that are still open, and any whose life in the journal breaks a rule
+/// (not exactly one hold row, more than one end, a settle over the hold, ...).
+pub(crate) const HOLD_LIVES: &str = "SELECT * FROM (
+        SELECT request_id,
+               MIN(account_id) AS account_id,
+               CAST(COUNT(DISTINCT account_id) AS BIGINT) AS accounts,
+               CAST(COUNT(CASE WHEN kind = 'hold' THEN 1 END) AS BIGINT) AS hold_rows,
+               CAST(COALESCE(SUM(CASE WHEN kind = 'hold' THEN credits END), 0) AS BIGINT) AS hold_credits,
+               CAST(COUNT(DISTINCT CASE WHEN kind IN ('settle', 'void', 'expire') THEN kind END) AS BIGINT) AS end_kinds,
+               CAST(COUNT(CASE WHEN kind IN ('void', 'expire') THEN 1 END) AS BIGINT) AS release_rows,
+               CAST(COUNT(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN 1 END) AS BIGINT) AS plan_rows,
+               CAST(COUNT(CASE WHEN kind = 'settle' AND bucket = 'balance' THEN 1 END) AS BIGINT) AS balance_rows,
+               CAST(COALESCE(SUM(CASE WHEN kind = 'settle' THEN credits END), 0) AS BIGINT) AS spent
+          FROM journal
+         WHERE request_id IS NOT NULL AND kind IN ('hold', 'settle', 'void', 'expire')
+         GROUP BY request_id
+      ) t
+      WHERE end_kinds <> 1 OR accounts <> 1 OR hold_rows <> 1 OR release_rows > 1
+         OR plan_rows > 1 OR balance_rows > 1 OR spent > hold_credits
+         OR (end_kinds = 1 AND release_rows = 0 AND balance_rows = 0)";
+
+/// Active holds and what ended holds charged, per account, from the holds table.
+pub(crate) const HOLDS_TABLE: &str = "SELECT account_id,
+        CAST(COUNT(CASE WHEN state = 'active' THEN 1 END) AS BIGINT) AS active,
+        CAST(COALESCE(SUM(CASE WHEN state = 'active' THEN credits ELSE 0 END), 0) AS BIGINT) AS active_credits,
+        CAST(COALESCE(SUM(charged_balance), 0) AS BIGINT) AS charged_balance,
+        CAST(COALESCE(SUM(charged_plan), 0) AS BIGINT) AS charged_plan
+       FROM holds GROUP BY account_id";
+
+#[derive(Debug, Default, Clone)]
+pub(crate) struct StoredAccount {
+    pub credits: i64,
+    pub total_deposited: i64,
+    pub total_spent: i64,
+    pub held: i64,
+    pub plan_day: i64,
+    pub plan_used: i64,
+}
+
+#[derive(Debug, Default, Clone)]
+pub(crate) struct JournalSums {
+    pub deposited: i64,
+    pub spent: i64,
+    pub settled_balance: i64,
+    pub settled_plan: i64,
+    pub malformed: i64,
+    pub last_plan_day: Option<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct HoldLife {
+    pub request_id: String,
+    pub account_id: AccountId,
+    pub accounts: i64,
+    pub hold_rows: i64,
+    pub hold_credits: i64,
+    pub end_kinds: i64,
+    pub release_rows: i64,
+    pub plan_rows: i64,
+    pub balance_rows: i64,
+    pub spent: i64,
+}
+
+#[derive(Debug, Default, Clone)]
+pub(crate) struct HoldsTable {
+    pub active: i64,
+    pub active_credits: i64,
+    pub charged_balance: i64,
+    pub charged_plan: i64,
+}
+
+/// Everything read from the database, in one snapshot.
+#[derive(Debug, Default)]
+pub(crate) struct Snapshot {
+    pub accounts: BTreeMap<AccountId, StoredAccount>,
+    pub journal: HashMap<AccountId, JournalSums>,
+    pub plan_used: HashMap<AccountId, i64>,
+    pub hold_lives: Vec<HoldLife>,
+    pub holds: HashMap<AccountId, HoldsTable>,
+}
+
+/// Compare the stored state with what the journal says it should be.
+pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
+    let mut out = Vec::new();
+    let mut say = |account_id: AccountId, what: String| out.push(Discrepancy { account_id, what });
+
+    // Holds the journal says are open, per account; and broken hold lives.
+    let mut open: HashMap<AccountId, (i64, i64)> = HashMap::new();
+    for l in &s.hold_lives {
+        if l.accounts == 1 && l.hold_rows == 1 && l.end_kinds == 0 {
+            let e = open.entry(l.account_id).or_default();
+            e.0 += 1;
+            e.1 += l.hold_credits;
+        } else {
+            say(
+                l.account_id,
+                format!(
+                    "request {}: broken hold life in the journal (accounts {}, hold rows {}, \
+                     end kinds {}, release rows {}, plan rows {}, balance rows {}, spent {} of {})",
+                    l.request_id,
+                    l.accounts,
+                    l.hold_rows,
+                    l.end_kinds,
+                    l.release_rows,
+                    l.plan_rows,
+                    l.balance_rows,
+                    l.spent,
+                    l.hold_credits
+                ),
+            );
+        }
+    }
+
+    for (&id, a) in &s.accounts {
+        let j = s.journal.get(&id).cloned().unwrap_or_default();
+        let h = s.holds.get(&id).cloned().unwrap_or_default();
+        let (open_count, open_credits) = open.get(&id).copied().unwrap_or_default();
+        let mut check = |ok: bool, what: String| {
+            if !ok {
+                say(id, what);
+            }
+        };
+        check(
+            a.credits == a.total_deposited - a.total_spent,
+            format!(
+                "credits {} != total_deposited {} - total_spent {}",
+                a.credits, a.total_deposited, a.total_spent
+            ),
+        );
+        check(a.credits >= 0, format!("negative balance {}", a.credits));
+        check(a.held >= 0, format!("negative held {}", a.held));
+        check(
+            a.total_deposited == j.deposited,
+            format!(
+                "total_deposited {} but the journal says {}",
+                a.total_deposited, j.deposited
+            ),
+        );
+        check(
+            a.total_spent == j.spent,
+            format!(
+                "total_spent {} but the journal says {}",
+                a.total_spent, j.spent
+            ),
+        );
+        check(
+            a.held == open_credits,
+            format!(
+                "held {} but the journal's open holds sum to {}",
+                a.held, open_credits
+            ),
+        );
+        check(
+            h.active_credits == open_credits && h.active == open_count,
+            format!(
+                "holds table has {} active holds of {} credits, the journal {} of {}",
+                h.active, h.active_credits, open_count, open_credits
+            ),
+        );
+        check(
+            h.charged_balance == j.settled_balance && h.charged_plan == j.settled_plan,
+            format!(
+                "holds table charged {} balance + {} plan, the journal {} + {}",
+                h.charged_balance, h.charged_plan, j.settled_balance, j.settled_plan
+            ),
+        );
+        let plan_used = s.plan_used.get(&id).copied().unwrap_or(0);
+        check(
+            a.plan_used == plan_used,
+            format!(
+                "plan_used {} on day {} but the journal says {}",
+                a.plan_used, a.plan_day, plan_used
+            ),
+        );
+        if let Some(last) = j.last_plan_day {
+            check(
+                last <= a.plan_day,
+                format!("plan spent on day {last}, after plan_day {}", a.plan_day),
+            );
+        }
+        check(
+            j.malformed == 0,
+            format!("{} malformed journal rows", j.malformed),
+        );
+    }
+    for id in s.journal.keys().chain(s.holds.keys()) {
+        if !s.accounts.contains_key(id) {
+            say(
+                *id,
+                "journal or holds rows for an account that does not exist".into(),
+            );
+        }
+    }
+    out.sort_by(|a, b| {
+        a.account_id
+            .cmp(&b.account_id)
+            .then_with(|| a.what.cmp(&b.what))
+    });
+    out.dedup();
+    LedgerReport {
+        accounts_checked: s.accounts.len() as u64,
+        discrepancies: out,
+    }
+}

@@ -1,0 +1,7 @@
+//! The store's test suite. Every test body runs against both backends (see `harness`).
+
+mod harness;
+
+mod accounts;
+mod ledger;
+mod simulation;

@@ -1,0 +1,495 @@
+//! Randomized simulation of the ledger, replayable from a seed.
+//!
+//! Interleaves holds, settles (random usage: missing, negative, over the hold), voids,
+//! expiries by advancing time, deposits, plan changes, UTC day rollovers, lagging clocks,
+//! duplicate and unknown request ids, and crashes (the `Store` is dropped and reopened from
+//! the same file or database, active holds and all). After every step the store must agree
+//! with a small in-memory model, account by account, and `verify_ledger` must find nothing.
+//!
+//! `SHOAL_SIM_SEED=N` replays one seed; `SHOAL_SIM_STEPS=N` changes the number of steps.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use shoal_store::{money, AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, StoreError};
+
+use crate::both_backends;
+use crate::harness::TestDb;
+
+both_backends!(simulation);
+
+const DAY: i64 = 86_400_000;
+const DEFAULT_SEEDS: [u64; 4] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004];
+const DEFAULT_STEPS: usize = 250;
+const ACCOUNTS: usize = 3;
+
+#[derive(Debug, Clone, Default)]
+struct ModelAccount {
+    id: AccountId,
+    balance: i64,
+    deposited: i64,
+    spent: i64,
+    daily: i64,
+    plan_day: i64,
+    plan_used: i64,
+}
+
+impl ModelAccount {
+    fn plan_left(&self, today: i64) -> i64 {
+        money::plan_left(self.daily, self.plan_day, self.plan_used, today)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct ModelHold {
+    account: usize,
+    credits: i64,
+    expires_at: i64,
+    active: bool,
+}
+
+#[derive(Default)]
+struct Model {
+    accounts: Vec<ModelAccount>,
+    holds: BTreeMap<String, ModelHold>,
+}
+
+impl Model {
+    fn held(&self, account: usize) -> i64 {
+        self.holds
+            .values()
+            .filter(|h| h.active && h.account == account)
+            .map(|h| h.credits)
+            .sum()
+    }
+
+    fn available(&self, account: usize, today: i64) -> i64 {
+        let a = &self.accounts[account];
+        a.plan_left(today) + a.balance - self.held(account)
+    }
+
+    /// What ending a hold should do (and does, to the model).
+    fn end(&mut self, id: &str, settle: bool, billed: Option<i64>, now: i64) -> SettleOutcome {
+        let Some(h) = self.holds.get_mut(id) else {
+            return SettleOutcome::UnknownHold;
+        };
+        if !h.active {
+            return SettleOutcome::AlreadyEnded;
+        }
+        h.active = false;
+        if h.expires_at <= now {
+            return SettleOutcome::AlreadyEnded;
+        }
+        // The store must do exactly what the pure rules of `money` say.
+        let hold = h.credits;
+        let charge = if settle {
+            money::clamp_charge(billed, hold)
+        } else {
+            0
+        };
+        let today = money::utc_day(now);
+        let a = &mut self.accounts[h.account];
+        let (from_plan, from_balance) = money::split_charge(charge, a.plan_left(today), a.balance);
+        if a.plan_day < today {
+            a.plan_day = today;
+            a.plan_used = 0;
+        }
+        a.plan_used += from_plan;
+        a.balance -= from_balance;
+        a.spent += from_balance;
+        let charged = from_plan + from_balance;
+        SettleOutcome::Settled {
+            charged,
+            from_plan,
+            from_balance,
+            released: hold - charged,
+        }
+    }
+}
+
+struct Sim {
+    seed: u64,
+    step: usize,
+    log: VecDeque<String>,
+    /// How often each kind of event happened: a run that never reaches a path tests nothing.
+    seen: BTreeMap<&'static str, u32>,
+}
+
+impl Sim {
+    fn saw(&mut self, what: &'static str) {
+        *self.seen.entry(what).or_default() += 1;
+    }
+
+    fn note(&mut self, s: String) {
+        if self.log.len() == 30 {
+            self.log.pop_front();
+        }
+        self.log.push_back(format!("step {}: {s}", self.step));
+    }
+
+    #[track_caller]
+    fn fail(&self, what: String) -> ! {
+        eprintln!("---- last operations (seed {}):", self.seed);
+        for l in &self.log {
+            eprintln!("  {l}");
+        }
+        panic!(
+            "simulation failed at step {} with seed {seed}: {what}\n  replay: SHOAL_SIM_SEED={seed} cargo test -p shoal-store --test store simulation",
+            self.step,
+            seed = self.seed
+        );
+    }
+
+    #[track_caller]
+    fn eq<T: PartialEq + std::fmt::Debug>(&self, got: T, want: T, what: &str) {
+        if got != want {
+            self.fail(format!("{what}: store says {got:?}, model says {want:?}"));
+        }
+    }
+}
+
+fn seeds() -> (Vec<u64>, usize) {
+    let steps = std::env::var("SHOAL_SIM_STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_STEPS);
+    match std::env::var("SHOAL_SIM_SEED") {
+        Ok(s) => {
+            let s = s.trim();
+            let seed = match s.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => s.parse(),
+            }
+            .expect("SHOAL_SIM_SEED must be an integer");
+            (vec![seed], steps)
+        }
+        Err(_) => (DEFAULT_SEEDS.to_vec(), steps),
+    }
+}
+
+/// Paths every default run must reach.
+const MUST_SEE: [&str; 14] = [
+    "held",
+    "insufficient",
+    "duplicate",
+    "settled from plan",
+    "settled from balance",
+    "settled at 0",
+    "settled at the whole hold",
+    "voided",
+    "ended after expiry",
+    "already ended",
+    "unknown",
+    "reaped",
+    "crash",
+    "new day",
+];
+
+async fn simulation(db: TestDb) {
+    let (seeds, steps) = seeds();
+    let default_run = seeds == DEFAULT_SEEDS && steps == DEFAULT_STEPS;
+    let mut seen: BTreeMap<&'static str, u32> = BTreeMap::new();
+    for seed in seeds {
+        for (k, n) in run_seed(&db, seed, steps).await {
+            *seen.entry(k).or_default() += n;
+        }
+    }
+    eprintln!("simulation ({:?}) reached: {seen:?}", db.kind);
+    if default_run {
+        for what in MUST_SEE {
+            let n = seen.get(what).copied().unwrap_or(0);
+            assert!(n > 0, "the simulation never reached {what:?}");
+        }
+    }
+}
+
+async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str, u32> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut sim = Sim {
+        seed,
+        step: 0,
+        log: VecDeque::new(),
+        seen: BTreeMap::new(),
+    };
+    let mut store = db.open().await;
+    let mut model = Model::default();
+    // Start a few hours before a UTC midnight so that days roll over during the run.
+    let mut now: i64 = 20_000 * DAY + DAY - rng.random_range(1..6 * 3_600_000);
+    for i in 0..ACCOUNTS {
+        let id = store
+            .create_account(&format!("sim-{seed:x}-{i}@example.com"), now)
+            .await
+            .unwrap();
+        model.accounts.push(ModelAccount {
+            id,
+            ..ModelAccount::default()
+        });
+    }
+    let mut next_request = 0u64;
+
+    for step in 0..steps {
+        sim.step = step;
+        // Now and then a request lands on a gateway whose clock lags by up to 2 s.
+        let op_now = if rng.random_bool(0.15) {
+            now - rng.random_range(0..2_000)
+        } else {
+            now
+        };
+        let today = op_now.div_euclid(DAY);
+        let roll = rng.random_range(0..100);
+        match roll {
+            0..=29 => {
+                let acc = rng.random_range(0..ACCOUNTS);
+                let credits = rng.random_range(1..=60);
+                let duplicate = rng.random_bool(0.05) && !model.holds.is_empty();
+                let id = if duplicate {
+                    let n = rng.random_range(0..model.holds.len());
+                    model.holds.keys().nth(n).unwrap().clone()
+                } else {
+                    next_request += 1;
+                    format!("sim-{seed:x}-{next_request}")
+                };
+                let ttl = rng.random_range(1_000..=120_000);
+                let req = HoldRequest {
+                    request_id: id.clone(),
+                    account_id: model.accounts[acc].id,
+                    credits,
+                    model: "service-pro".into(),
+                    expires_at: op_now + ttl,
+                };
+                sim.note(format!(
+                    "hold {id} acc{acc} {credits} ttl {ttl} at {op_now}"
+                ));
+                let available = model.available(acc, today);
+                if std::env::var("SIM_DEBUG").is_ok() {
+                    eprintln!(
+                        "DEBUG step {step} model avail {available} store {:?}",
+                        store.balance(model.accounts[acc].id, op_now).await.unwrap()
+                    );
+                }
+                let got = store.hold(&req, op_now).await;
+                if available >= credits {
+                    if duplicate {
+                        if !matches!(got, Err(StoreError::Conflict(_))) {
+                            sim.fail(format!("duplicate hold {id}: {got:?}"));
+                        }
+                        sim.saw("duplicate");
+                    } else {
+                        sim.eq(got.unwrap(), HoldOutcome::Held, "hold");
+                        sim.saw("held");
+                        model.holds.insert(
+                            id,
+                            ModelHold {
+                                account: acc,
+                                credits,
+                                expires_at: req.expires_at,
+                                active: true,
+                            },
+                        );
+                    }
+                } else {
+                    let want = HoldOutcome::Insufficient {
+                        needed: credits,
+                        available: available.max(0),
+                    };
+                    match got {
+                        Ok(got) => sim.eq(got, want, "insufficient hold"),
+                        Err(e) => sim.fail(format!("hold: {e}")),
+                    }
+                    sim.saw("insufficient");
+                }
+            }
+            30..=56 => {
+                let id = pick_request(&mut rng, &model, seed);
+                let billed = match rng.random_range(0..10) {
+                    0 => None,
+                    1 => Some(-rng.random_range(1..50)),
+                    2 => Some(rng.random_range(60..200)), // over any hold
+                    _ => Some(rng.random_range(0..=60)),
+                };
+                let charge = billed.map(|credits| Charge {
+                    input_tokens: rng.random_range(0..100_000),
+                    output_tokens: rng.random_range(0..10_000),
+                    reasoning_tokens: rng.random_range(0..1_000),
+                    credits,
+                });
+                sim.note(format!("settle {id} {billed:?} at {op_now}"));
+                let before = model.holds.get(&id).cloned();
+                let want = model.end(&id, true, billed, op_now);
+                let got = store.settle(&id, charge.as_ref(), op_now).await.unwrap();
+                sim.eq(got.clone(), want, "settle");
+                match (&got, before) {
+                    (
+                        SettleOutcome::Settled {
+                            charged,
+                            from_plan,
+                            from_balance,
+                            released,
+                        },
+                        _,
+                    ) => {
+                        if *from_plan > 0 {
+                            sim.saw("settled from plan");
+                        }
+                        if *from_balance > 0 {
+                            sim.saw("settled from balance");
+                        }
+                        if *charged == 0 {
+                            sim.saw("settled at 0");
+                        }
+                        if *released == 0 {
+                            sim.saw("settled at the whole hold");
+                        }
+                    }
+                    (SettleOutcome::AlreadyEnded, Some(h)) if h.active => {
+                        sim.saw("ended after expiry")
+                    }
+                    (SettleOutcome::AlreadyEnded, _) => sim.saw("already ended"),
+                    (SettleOutcome::UnknownHold, _) => sim.saw("unknown"),
+                }
+            }
+            57..=63 => {
+                let id = pick_request(&mut rng, &model, seed);
+                sim.note(format!("void {id} at {op_now}"));
+                let want = model.end(&id, false, None, op_now);
+                let got = store.void(&id, op_now).await.unwrap();
+                if matches!(got, SettleOutcome::Settled { .. }) {
+                    sim.saw("voided");
+                }
+                sim.eq(got, want, "void");
+            }
+            64..=75 => {
+                let by = rng.random_range(0..3_000);
+                now += by;
+                sim.note(format!("advance {by} ms"));
+            }
+            76..=79 => {
+                let by = rng.random_range(30_000..180_000);
+                now += by;
+                sim.note(format!("advance {by} ms"));
+            }
+            80..=81 => {
+                // To just before or just after the next 00:00 UTC.
+                let midnight = (now.div_euclid(DAY) + 1) * DAY;
+                now = midnight + rng.random_range(-3..=3);
+                sim.note(format!("advance to {now} (midnight {midnight})"));
+                if now >= midnight {
+                    sim.saw("new day");
+                }
+            }
+            82..=87 => {
+                sim.note(format!("expire at {now}"));
+                let mut want = 0u64;
+                for h in model.holds.values_mut() {
+                    if h.active && h.expires_at <= now {
+                        h.active = false;
+                        want += 1;
+                    }
+                }
+                let got = store.expire_holds(now).await.unwrap();
+                sim.eq(got, want, "expired holds");
+                if got > 0 {
+                    sim.saw("reaped");
+                }
+            }
+            88..=92 => {
+                let acc = rng.random_range(0..ACCOUNTS);
+                let credits = rng.random_range(1..=300);
+                sim.note(format!("deposit acc{acc} {credits}"));
+                let a = &mut model.accounts[acc];
+                a.balance += credits;
+                a.deposited += credits;
+                let got = store.grant_credits(a.id, credits, op_now).await.unwrap();
+                sim.eq(got, a.balance, "balance after deposit");
+            }
+            93..=96 => {
+                let acc = rng.random_range(0..ACCOUNTS);
+                let daily = if rng.random_bool(0.3) {
+                    0
+                } else {
+                    rng.random_range(1..=80)
+                };
+                sim.note(format!("plan acc{acc} {daily}"));
+                model.accounts[acc].daily = daily;
+                store
+                    .set_plan(model.accounts[acc].id, daily, op_now)
+                    .await
+                    .unwrap();
+            }
+            _ => {
+                sim.note("crash and reopen".into());
+                sim.saw("crash");
+                drop(store);
+                store = db.open().await;
+            }
+        }
+
+        // The invariants, after every step.
+        let today = now.div_euclid(DAY);
+        for (i, a) in model.accounts.iter().enumerate() {
+            let b = store.balance(a.id, now).await.unwrap();
+            let got = (b.credits, b.credits_held, b.total_deposited, b.total_spent);
+            let want = (a.balance, model.held(i), a.deposited, a.spent);
+            sim.eq(
+                got,
+                want,
+                &format!("acc{i} (credits, held, deposited, spent)"),
+            );
+            sim.eq(
+                (b.plan_daily_credits, b.daily_credits_left),
+                (a.daily, a.plan_left(today)),
+                &format!("acc{i} (plan daily, plan left)"),
+            );
+            if b.credits < 0 || b.credits != b.total_deposited - b.total_spent {
+                sim.fail(format!("acc{i}: broken balance {b:?}"));
+            }
+        }
+        let report = store.verify_ledger().await.unwrap();
+        if !report.discrepancies.is_empty() {
+            sim.fail(format!("verify_ledger: {:#?}", report.discrepancies));
+        }
+    }
+
+    // The end: every hold still active is released by a last sweep, and every account is
+    // whole: deposited - spent = balance, nothing held.
+    sim.step = steps;
+    let active = model.holds.values().filter(|h| h.active).count() as u64;
+    sim.eq(
+        store.expire_holds(i64::MAX).await.unwrap(),
+        active,
+        "final sweep",
+    );
+    for (i, a) in model.accounts.iter().enumerate() {
+        let b = store.balance(a.id, now).await.unwrap();
+        sim.eq(
+            (b.credits, b.credits_held, b.total_deposited - b.total_spent),
+            (a.balance, 0, a.balance),
+            &format!("acc{i} at the end"),
+        );
+    }
+    let report = store.verify_ledger().await.unwrap();
+    if !report.discrepancies.is_empty() {
+        sim.fail(format!("verify_ledger: {:#?}", report.discrepancies));
+    }
+    store.close().await;
+    sim.seen
+}
+
+/// A request id to end: mostly known ones (active first), sometimes an unknown one.
+fn pick_request(rng: &mut StdRng, model: &Model, seed: u64) -> String {
+    if model.holds.is_empty() || rng.random_bool(0.05) {
+        return format!("sim-{seed:x}-unknown-{}", rng.random_range(0..1_000));
+    }
+    let active: Vec<&String> = model
+        .holds
+        .iter()
+        .filter(|(_, h)| h.active)
+        .map(|(k, _)| k)
+        .collect();
+    if !active.is_empty() && rng.random_bool(0.8) {
+        return active[rng.random_range(0..active.len())].clone();
+    }
+    let n = rng.random_range(0..model.holds.len());
+    model.holds.keys().nth(n).unwrap().clone()
+}
