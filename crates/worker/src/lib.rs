@@ -2,8 +2,8 @@
 //!
 //! A worker dials out to a gateway (so it may sit behind NAT), announces the models it serves
 //! and how many jobs it runs at once, and then runs the jobs the gateway pushes on a
-//! [`Backend`]: today an OpenAI-compatible server it fronts (vLLM, SGLang, llama-server,
-//! Ollama). It speaks the worker protocol of `docs/worker-protocol.md`
+//! [`Backend`]: an OpenAI-compatible server it fronts (vLLM, SGLang, llama-server, Ollama),
+//! or a GGUF model run in-process by llama.cpp (the `llama` feature, on by default). It speaks the worker protocol of `docs/worker-protocol.md`
 //! ([`shoal_protocol::worker`]), redials with backoff when the gateway goes away, and on
 //! SIGTERM/SIGINT finishes its running jobs before it exits.
 //!
@@ -12,8 +12,8 @@
 //! error body.
 //!
 //! Modules: [`connection`] (the gateway session and redial), [`backend`] (the trait a backend
-//! implements), [`openai`] (the OpenAI-compatible backend), [`sse`] (the event-stream parser),
-//! [`serve`] (`--serve` values).
+//! implements), [`openai`] (the OpenAI-compatible backend), `llama` (the embedded llama.cpp
+//! backend), [`sse`] (the event-stream parser), [`serve`] (`--serve` values).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -24,6 +24,8 @@ use tokio_util::sync::CancellationToken;
 
 pub mod backend;
 pub mod connection;
+#[cfg(feature = "llama")]
+pub mod llama;
 pub mod openai;
 pub mod serve;
 pub mod sse;
@@ -36,6 +38,9 @@ pub use serve::ServeSpec;
 pub enum BackendKind {
     /// Forward jobs to an OpenAI-compatible server's /chat/completions (--upstream).
     Openai,
+    /// Run a GGUF model in-process with llama.cpp (--gguf).
+    #[cfg(feature = "llama")]
+    Llama,
 }
 
 /// `shoal worker`: serve models to a gateway.
@@ -114,6 +119,25 @@ pub struct WorkerArgs {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub upstream_timeout: u64,
+
+    /// The GGUF model file to run (--backend llama). Every --serve id is served by it.
+    #[arg(long, env = "SHOAL_WORKER_GGUF", value_name = "FILE")]
+    pub gguf: Option<std::path::PathBuf>,
+
+    /// A multimodal projector GGUF for image input (--backend llama; not supported yet).
+    #[arg(long, env = "SHOAL_WORKER_MMPROJ", value_name = "FILE")]
+    pub mmproj: Option<std::path::PathBuf>,
+
+    /// Context length in tokens of each slot (--backend llama; default: the model's, at most
+    /// 8192).
+    #[arg(long, env = "SHOAL_WORKER_CTX", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(64..))]
+    pub ctx: Option<u32>,
+
+    /// CPU threads per slot (--backend llama; default: all cores).
+    #[arg(long, env = "SHOAL_WORKER_THREADS", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
 }
 
 const SERVE_HELP: &str = "\
@@ -192,6 +216,26 @@ pub async fn run_until(
                 args.serve,
                 Duration::from_secs(args.upstream_timeout),
             )?)
+        }
+        #[cfg(feature = "llama")]
+        BackendKind::Llama => {
+            let gguf = args
+                .gguf
+                .context("--gguf is required with --backend llama")?;
+            let options = llama::LlamaOptions {
+                gguf,
+                mmproj: args.mmproj,
+                ctx: args.ctx,
+                threads: args.threads,
+                concurrency: args.concurrency,
+                progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            };
+            let serve = args.serve;
+            let backend =
+                tokio::task::spawn_blocking(move || llama::LlamaCppBackend::load(&options, serve))
+                    .await
+                    .context("loading the model")??;
+            Arc::new(backend)
         }
     };
     let token = CancellationToken::new();

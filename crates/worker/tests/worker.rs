@@ -388,6 +388,10 @@ fn worker_args(gateway: String, upstream: String, token: &str) -> WorkerArgs {
         name: Some("test-worker".into()),
         shutdown_grace: 5,
         upstream_timeout: 5,
+        gguf: None,
+        mmproj: None,
+        ctx: None,
+        threads: None,
     }
 }
 
