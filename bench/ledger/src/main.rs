@@ -1,0 +1,322 @@
+//! Hold + settle pairs per second on the Shoal ledger.
+//!
+//! Each pair is what one paid request costs the store: `hold` (the largest possible cost,
+//! 50 credits) then `settle` with a small charge (3 credits). Every account starts with
+//! enough credit never to run out. A fresh database per configuration: a temp folder for
+//! SQLite, a throwaway database for PostgreSQL (dropped afterwards). The ledger is verified
+//! after each run (untimed).
+//!
+//! ```text
+//! cargo run --release -p shoal-bench-ledger                      # the whole matrix, ~3 s each
+//! cargo run --release -p shoal-bench-ledger -- --backend sqlite --accounts 1 --concurrency 32 --seconds 5
+//! ```
+//!
+//! PostgreSQL: `--database-url` (or `SHOAL_BENCH_POSTGRES_URL`), default
+//! `postgres://postgres@127.0.0.1:5432/postgres`, names the server; the benchmark creates
+//! and drops its own database there.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome, Store};
+use sqlx::Connection;
+
+const HOLD: i64 = 50;
+const CHARGE: i64 = 3;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Config {
+    backend: Backend,
+    accounts: usize,
+    concurrency: usize,
+    seconds: f64,
+}
+
+struct Outcome {
+    pairs: u64,
+    elapsed: Duration,
+    p50_us: u64,
+    p99_us: u64,
+    verified: bool,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: shoal-bench-ledger [--backend sqlite|postgres] [--accounts N] [--concurrency N] \
+         [--seconds S] [--database-url URL]\n\
+         with no --backend/--accounts/--concurrency: the whole matrix (both backends x {{1, 1000}} \
+         accounts x {{1, 32}} concurrency) as a markdown table"
+    );
+    std::process::exit(2)
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+fn main() {
+    let mut backend = None;
+    let mut accounts = None;
+    let mut concurrency = None;
+    let mut seconds = 3.0;
+    let mut pg_url = std::env::var("SHOAL_BENCH_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| usage());
+        match a.as_str() {
+            "--backend" => {
+                backend = Some(match value().as_str() {
+                    "sqlite" => Backend::Sqlite,
+                    "postgres" => Backend::Postgres,
+                    _ => usage(),
+                })
+            }
+            "--accounts" => accounts = Some(value().parse().unwrap_or_else(|_| usage())),
+            "--concurrency" => concurrency = Some(value().parse().unwrap_or_else(|_| usage())),
+            "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage()),
+            "--database-url" => pg_url = value(),
+            _ => usage(),
+        }
+    }
+    let matrix = backend.is_none() && accounts.is_none() && concurrency.is_none();
+    let mut configs = Vec::new();
+    for b in backend
+        .map(|b| vec![b])
+        .unwrap_or(vec![Backend::Sqlite, Backend::Postgres])
+    {
+        for a in accounts.map(|a| vec![a]).unwrap_or(vec![1, 1000]) {
+            for c in concurrency.map(|c| vec![c]).unwrap_or(vec![1, 32]) {
+                configs.push(Config {
+                    backend: b,
+                    accounts: a,
+                    concurrency: c,
+                    seconds,
+                });
+            }
+        }
+    }
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for cfg in configs {
+        let out = rt.block_on(run(&cfg, &pg_url));
+        let rate = out.pairs as f64 / out.elapsed.as_secs_f64();
+        println!(
+            "backend={} accounts={} concurrency={} seconds={:.1} pairs={} pairs_per_s={:.0} \
+             p50_us={} p99_us={} ledger={}",
+            cfg.backend.name(),
+            cfg.accounts,
+            cfg.concurrency,
+            out.elapsed.as_secs_f64(),
+            out.pairs,
+            rate,
+            out.p50_us,
+            out.p99_us,
+            if out.verified { "ok" } else { "DISCREPANCIES" }
+        );
+        rows.push((cfg, out, rate));
+    }
+    if matrix {
+        println!();
+        println!("| backend | accounts | concurrency | pairs/s | p50 pair (µs) | p99 pair (µs) | ledger |");
+        println!("|---|---:|---:|---:|---:|---:|---|");
+        for (cfg, out, rate) in &rows {
+            println!(
+                "| {} | {} | {} | {:.0} | {} | {} | {} |",
+                cfg.backend.name(),
+                cfg.accounts,
+                cfg.concurrency,
+                rate,
+                out.p50_us,
+                out.p99_us,
+                if out.verified {
+                    "verified"
+                } else {
+                    "DISCREPANCIES"
+                }
+            );
+        }
+    }
+    if rows.iter().any(|(_, o, _)| !o.verified) {
+        std::process::exit(1);
+    }
+}
+
+/// A throwaway PostgreSQL database, dropped with this guard.
+struct PgDb {
+    admin: String,
+    name: String,
+}
+
+impl PgDb {
+    async fn create(admin: &str) -> PgDb {
+        let name = format!("shoal_bench_{}_{}", std::process::id(), now_ms());
+        let mut c = sqlx::PgConnection::connect(admin)
+            .await
+            .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at {admin}: {e}"));
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut c)
+            .await
+            .unwrap();
+        c.close().await.ok();
+        PgDb {
+            admin: admin.to_string(),
+            name,
+        }
+    }
+
+    fn url(&self) -> String {
+        let (base, query) = match self.admin.split_once('?') {
+            Some((b, q)) => (b, format!("?{q}")),
+            None => (self.admin.as_str(), String::new()),
+        };
+        let host_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+        let base = match base[host_end..].find('/') {
+            Some(i) => &base[..host_end + i],
+            None => base,
+        };
+        format!("{base}/{}{query}", self.name)
+    }
+
+    async fn drop_db(self) {
+        if let Ok(mut c) = sqlx::PgConnection::connect(&self.admin).await {
+            let _ = sqlx::query(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+            .execute(&mut c)
+            .await;
+            let _ = c.close().await;
+        }
+    }
+}
+
+async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
+    let dir = tempfile::tempdir().unwrap();
+    let pg = match cfg.backend {
+        Backend::Sqlite => None,
+        Backend::Postgres => Some(PgDb::create(pg_admin).await),
+    };
+    let store = match &pg {
+        None => Store::open_data_dir(dir.path()).await.unwrap(),
+        Some(pg) => Store::open(&pg.url()).await.unwrap(),
+    };
+    let t0 = now_ms();
+    let mut accounts = Vec::with_capacity(cfg.accounts);
+    for i in 0..cfg.accounts {
+        let a = store
+            .create_account(&format!("bench-{i}@example.com"), t0)
+            .await
+            .unwrap();
+        store.grant_credits(a, 1_000_000_000_000, t0).await.unwrap();
+        accounts.push(a);
+    }
+    let accounts = Arc::new(accounts);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for w in 0..cfg.concurrency {
+        let store = store.clone();
+        let accounts = accounts.clone();
+        let stop = stop.clone();
+        workers.push(tokio::spawn(async move {
+            let mut latencies = Vec::with_capacity(1 << 16);
+            let mut i = 0usize;
+            let charge = Charge {
+                input_tokens: 1_200,
+                output_tokens: 600,
+                reasoning_tokens: 0,
+                credits: CHARGE,
+            };
+            while !stop.load(Ordering::Relaxed) {
+                let account = accounts[(w + i * 7919) % accounts.len()];
+                let now = now_ms();
+                let req = HoldRequest {
+                    request_id: format!("bench-{w}-{i}"),
+                    account_id: account,
+                    credits: HOLD,
+                    model: "large-27b-uncensored".into(),
+                    expires_at: now + 600_000,
+                };
+                let t = Instant::now();
+                assert_eq!(store.hold(&req, now).await.unwrap(), HoldOutcome::Held);
+                let settled = store
+                    .settle(&req.request_id, Some(&charge), now)
+                    .await
+                    .unwrap();
+                assert!(
+                    matches!(
+                        settled,
+                        SettleOutcome::Settled {
+                            charged: CHARGE,
+                            ..
+                        }
+                    ),
+                    "{settled:?}"
+                );
+                latencies.push(t.elapsed().as_micros() as u64);
+                i += 1;
+            }
+            latencies
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs_f64(cfg.seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut latencies = Vec::new();
+    for w in workers {
+        latencies.extend(w.await.unwrap());
+    }
+    let elapsed = started.elapsed();
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0)
+    };
+
+    let report = store.verify_ledger().await.unwrap();
+    let total: i64 = {
+        let mut s = 0;
+        for a in accounts.iter() {
+            s += store.balance(*a, now_ms()).await.unwrap().total_spent;
+        }
+        s
+    };
+    let verified = report.discrepancies.is_empty() && total == latencies.len() as i64 * CHARGE;
+    store.close().await;
+    if let Some(pg) = pg {
+        pg.drop_db().await;
+    }
+    Outcome {
+        pairs: latencies.len() as u64,
+        elapsed,
+        p50_us: pct(0.50),
+        p99_us: pct(0.99),
+        verified,
+    }
+}
