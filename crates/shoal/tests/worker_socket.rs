@@ -312,3 +312,83 @@ async fn busy_workers_queue_requests_until_a_slot_frees() {
     send(&mut ws, json!({"type": "done", "job_id": id2, "finish_reason": "stop", "usage": {"prompt_tokens": 1, "completion_tokens": 0}})).await;
     assert_eq!(second.await.unwrap().status(), 200);
 }
+
+#[tokio::test]
+async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = "request_timeout_secs = 1\nhold_ttl_secs = 3\nreaper_interval_secs = 1\n";
+    let mut s = Server::start_in(tmp.path(), Some(config));
+    let (_, key) = account_with_key(&s.data_dir, "k9@example.com", 1000, Some(10_000));
+    let token = admin(&s.data_dir, &["worker-token", "create", "--name", "t"]);
+    let mut ws = connect(&s, &token).await.unwrap();
+    send(&mut ws, hello(&["service-pro"])).await;
+    assert_eq!(recv(&mut ws).await["type"], "welcome");
+
+    let url = s.url("/api/v1/chat/completions");
+    let key2 = key.clone();
+    let client = tokio::spawn(async move {
+        let body = json!({"model": "service-pro", "stream": true, "messages": [{"role": "user", "content": "hi"}]});
+        let mut resp = reqwest::Client::new()
+            .post(url)
+            .bearer_auth(key2)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        // Read until the server dies under us.
+        while let Ok(Some(_)) = resp.chunk().await {}
+    });
+    let job = recv(&mut ws).await;
+    let id = job["job_id"].as_str().unwrap();
+    send(
+        &mut ws,
+        json!({"type": "delta", "job_id": id, "content": "partial"}),
+    )
+    .await;
+
+    // The stream is open and its hold taken: kill -9 the gateway.
+    let balance = |s: &Server, key: &str| {
+        let url = s.url("/api/v1/balance");
+        let key = key.to_string();
+        async move {
+            let v: Value = reqwest::Client::new()
+                .get(url)
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            (
+                v["credits"].as_i64().unwrap(),
+                v["credits_held"].as_i64().unwrap(),
+            )
+        }
+    };
+    wait_until(
+        "the delta reaches the client",
+        Duration::from_secs(5),
+        async || balance(&s, &key).await.1 > 0,
+    )
+    .await;
+    s.child.kill().unwrap();
+    s.child.wait().unwrap();
+    let _ = client.await;
+    drop(s);
+
+    // Restarted on the same data: the orphaned hold still counts until its TTL, then the
+    // reaper releases it and the balance is whole.
+    let s = Server::start_in(tmp.path(), Some(config));
+    let (credits, held) = balance(&s, &key).await;
+    assert_eq!(credits, 1000);
+    assert!(held > 0, "the hold outlives the crash until its TTL");
+    wait_until(
+        "the reaper releases the orphaned hold",
+        Duration::from_secs(10),
+        async || balance(&s, &key).await == (1000, 0),
+    )
+    .await;
+    assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
+}
