@@ -14,6 +14,12 @@
 //! PostgreSQL: `--database-url` (or `SHOAL_BENCH_POSTGRES_URL`), default
 //! `postgres://postgres@127.0.0.1:5432/postgres`, names the server; the benchmark creates
 //! and drops its own database there.
+//!
+//! Besides throughput, each line reports the CPU time spent per pair, which a shared
+//! machine does not distort the way it distorts wall-clock rates: `cpu_us` for this process
+//! (all of SQLite's work, or PostgreSQL's client side), and `pg_cpu_us` for the PostgreSQL
+//! backends serving it (read from `/proc`, so only when the server runs on this machine;
+//! background writers such as the WAL writer are not counted).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -53,7 +59,47 @@ struct Outcome {
     elapsed: Duration,
     p50_us: u64,
     p99_us: u64,
+    /// CPU time of this process per pair.
+    cpu_us: f64,
+    /// CPU time of the PostgreSQL backends per pair, when readable.
+    pg_cpu_us: Option<f64>,
     verified: bool,
+}
+
+/// CPU time (ns) of every thread of this process, from `/proc/self/task/*/schedstat`.
+fn process_cpu_ns() -> u64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// CPU time (ns) of each given process, from `/proc/<pid>/schedstat`.
+fn pids_cpu_ns(pids: &[i32]) -> std::collections::HashMap<i32, u64> {
+    pids.iter()
+        .filter_map(|pid| {
+            let s = std::fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
+            Some((*pid, s.split_whitespace().next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The PostgreSQL backends connected to database `name`.
+async fn backend_pids(admin: &str, name: &str) -> Vec<i32> {
+    let Ok(mut c) = sqlx::PgConnection::connect(admin).await else {
+        return Vec::new();
+    };
+    let pids = sqlx::query_scalar("SELECT pid FROM pg_stat_activity WHERE datname = $1")
+        .bind(name)
+        .fetch_all(&mut c)
+        .await
+        .unwrap_or_default();
+    let _ = c.close().await;
+    pids
 }
 
 fn usage() -> ! {
@@ -126,7 +172,7 @@ fn main() {
         let rate = out.pairs as f64 / out.elapsed.as_secs_f64();
         println!(
             "backend={} accounts={} concurrency={} seconds={:.1} pairs={} pairs_per_s={:.0} \
-             p50_us={} p99_us={} ledger={}",
+             p50_us={} p99_us={} cpu_us={:.0} pg_cpu_us={} ledger={}",
             cfg.backend.name(),
             cfg.accounts,
             cfg.concurrency,
@@ -135,23 +181,30 @@ fn main() {
             rate,
             out.p50_us,
             out.p99_us,
+            out.cpu_us,
+            out.pg_cpu_us.map_or("-".into(), |c| format!("{c:.0}")),
             if out.verified { "ok" } else { "DISCREPANCIES" }
         );
         rows.push((cfg, out, rate));
     }
     if matrix {
         println!();
-        println!("| backend | accounts | concurrency | pairs/s | p50 pair (µs) | p99 pair (µs) | ledger |");
-        println!("|---|---:|---:|---:|---:|---:|---|");
+        println!(
+            "| backend | accounts | concurrency | pairs/s | p50 pair (µs) | p99 pair (µs) \
+             | CPU/pair, bench (µs) | CPU/pair, PG backends (µs) | ledger |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
         for (cfg, out, rate) in &rows {
             println!(
-                "| {} | {} | {} | {:.0} | {} | {} | {} |",
+                "| {} | {} | {} | {:.0} | {} | {} | {:.0} | {} | {} |",
                 cfg.backend.name(),
                 cfg.accounts,
                 cfg.concurrency,
                 rate,
                 out.p50_us,
                 out.p99_us,
+                out.cpu_us,
+                out.pg_cpu_us.map_or("-".into(), |c| format!("{c:.0}")),
                 if out.verified {
                     "verified"
                 } else {
@@ -237,6 +290,13 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let accounts = Arc::new(accounts);
 
     let stop = Arc::new(AtomicBool::new(false));
+    // CPU of the backends serving this database, from here on.
+    let pg_pids = match &pg {
+        Some(pg) => backend_pids(pg_admin, &pg.name).await,
+        None => Vec::new(),
+    };
+    let pg_cpu_start = pids_cpu_ns(&pg_pids);
+    let cpu_start = process_cpu_ns();
     let started = Instant::now();
     let mut workers = Vec::new();
     for w in 0..cfg.concurrency {
@@ -291,6 +351,19 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
         latencies.extend(w.await.unwrap());
     }
     let elapsed = started.elapsed();
+    let cpu_ns = process_cpu_ns().saturating_sub(cpu_start);
+    let pg_cpu_ns = match &pg {
+        Some(pg) => {
+            // Backends that connected during the run count from their start.
+            let end = pids_cpu_ns(&backend_pids(pg_admin, &pg.name).await);
+            let total: u64 = end
+                .iter()
+                .map(|(pid, ns)| ns.saturating_sub(pg_cpu_start.get(pid).copied().unwrap_or(0)))
+                .sum();
+            (!end.is_empty()).then_some(total)
+        }
+        None => None,
+    };
     latencies.sort_unstable();
     let pct = |p: f64| {
         latencies
@@ -312,11 +385,15 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     if let Some(pg) = pg {
         pg.drop_db().await;
     }
+    let pairs = latencies.len() as u64;
+    let per_pair = |ns: u64| ns as f64 / 1000.0 / pairs.max(1) as f64;
     Outcome {
-        pairs: latencies.len() as u64,
+        pairs,
         elapsed,
         p50_us: pct(0.50),
         p99_us: pct(0.99),
+        cpu_us: per_pair(cpu_ns),
+        pg_cpu_us: pg_cpu_ns.map(per_pair),
         verified,
     }
 }

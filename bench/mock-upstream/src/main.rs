@@ -30,6 +30,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::Router;
 use futures::StreamExt;
 use serde_json::{json, Value};
@@ -96,6 +97,11 @@ async fn serve(listen: SocketAddr, config: Config) {
         .with_state(state);
     let listener = tokio::net::TcpListener::bind(listen).await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
+    // Small SSE events must leave at once: with Nagle on, an event written while the previous
+    // one is unacknowledged waits for the peer's (delayed, up to 40 ms) ACK.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     println!("listening on http://{addr}");
     use std::io::Write;
     let _ = std::io::stdout().flush();
