@@ -27,6 +27,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::{Extension, Json, Router};
 use shoal_store::Store;
 use tokio::net::TcpListener;
@@ -164,6 +165,13 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let reaper = spawn_hold_reaper(state.clone());
     let app = router(state);
+    // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
+    // for up to 40 ms.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY not set");
+        }
+    });
     let result = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
