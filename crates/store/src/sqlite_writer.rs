@@ -1,7 +1,7 @@
 //! The SQLite writer: one task owns the one write connection and commits in groups.
 //!
-//! A commit is what a small write costs on SQLite (here about 45 µs of WAL frames, locks and
-//! syscalls, against about 10 µs for the statements of a hold). So the writer drains every
+//! A commit is most of what a small write costs on SQLite (here about 45 µs of WAL frames,
+//! locks and system calls, more than the statements of a hold). So the writer drains every
 //! job waiting in its queue and runs them in one `BEGIN IMMEDIATE ... COMMIT`, each inside
 //! its own savepoint (`SAVEPOINT op ... RELEASE op`), so that a failing job rolls back alone.
 //! Results are handed out only after the commit: durability is the same as one transaction
@@ -21,6 +21,8 @@ use tokio::sync::{mpsc, oneshot};
 use crate::{Result, StoreError};
 
 pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+const GROUP_FAILED: &str = "a write in the same group failed; nothing was committed";
 
 /// Most jobs committed together.
 const MAX_BATCH: usize = 128;
@@ -67,9 +69,19 @@ async fn abort(conn: &mut SqliteConnection, mode: Mode) {
     let _ = sqlx::query(sql).execute(conn).await;
 }
 
+/// How a job went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ran {
+    Ok,
+    /// It failed on its own terms (a constraint, a missing row): roll back its part only.
+    Failed,
+    /// It failed in a way that may have ended the group's transaction (I/O, busy, ...):
+    /// roll back the whole group and fail every job in it.
+    Broke,
+}
+
 trait Job: Send {
-    /// Run the job; `false` when it failed (and must be rolled back).
-    fn run<'c>(&'c mut self, conn: &'c mut SqliteConnection, mode: Mode) -> BoxFuture<'c, bool>;
+    fn run<'c>(&'c mut self, conn: &'c mut SqliteConnection, mode: Mode) -> BoxFuture<'c, Ran>;
     /// Hand the result over, once its transaction committed (`Ok`) or failed (`Err`).
     fn finish(self: Box<Self>, committed: std::result::Result<(), String>);
 }
@@ -85,13 +97,25 @@ where
     T: Send + 'static,
     F: for<'c> FnOnce(&'c mut SqliteConnection, Mode) -> BoxFuture<'c, Result<T>> + Send,
 {
-    fn run<'c>(&'c mut self, conn: &'c mut SqliteConnection, mode: Mode) -> BoxFuture<'c, bool> {
+    fn run<'c>(&'c mut self, conn: &'c mut SqliteConnection, mode: Mode) -> BoxFuture<'c, Ran> {
         Box::pin(async move {
             let f = self.f.take().expect("a job runs once");
             let out = f(conn, mode).await;
-            let ok = out.is_ok();
+            let ran = match &out {
+                Ok(_) => Ran::Ok,
+                Err(StoreError::Database(e))
+                    if !e.as_database_error().is_some_and(|d| {
+                        d.is_unique_violation()
+                            || d.is_foreign_key_violation()
+                            || d.is_check_violation()
+                    }) =>
+                {
+                    Ran::Broke
+                }
+                Err(_) => Ran::Failed,
+            };
             self.out = Some(out);
-            ok
+            ran
         })
     }
 
@@ -202,7 +226,7 @@ async fn run_batch(conn: &mut SqliteConnection, mut batch: Vec<Box<dyn Job>>) {
         0 => {}
         1 => {
             let mut job = batch.pop().expect("one job");
-            if !job.run(conn, Mode::Solo).await {
+            if job.run(conn, Mode::Solo).await != Ran::Ok {
                 abort(conn, Mode::Solo).await;
             }
             job.finish(Ok(()));
@@ -216,8 +240,18 @@ async fn run_batch(conn: &mut SqliteConnection, mut batch: Vec<Box<dyn Job>>) {
                 return;
             }
             for job in batch.iter_mut() {
-                if !job.run(conn, Mode::Grouped).await {
-                    abort(conn, Mode::Grouped).await;
+                match job.run(conn, Mode::Grouped).await {
+                    Ran::Ok => {}
+                    Ran::Failed => abort(conn, Mode::Grouped).await,
+                    Ran::Broke => {
+                        // SQLite may have rolled the whole transaction back already; make
+                        // sure, and tell every job (those after this one never ran).
+                        abort(conn, Mode::Solo).await;
+                        for job in batch {
+                            job.finish(Err(GROUP_FAILED.into()));
+                        }
+                        return;
+                    }
                 }
             }
             match sqlx::query("COMMIT").execute(&mut *conn).await {
