@@ -11,7 +11,7 @@ use shoal_protocol::chat::ChatCompletionRequest;
 use shoal_protocol::models::{Capabilities, ModelEntry, ModelList, Pricing};
 use shoal_protocol::parse::parse_chat_request;
 use shoal_protocol::worker::JobRequest;
-use shoal_store::{HoldOutcome, HoldRequest};
+use shoal_store::HoldRequest;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -138,7 +138,8 @@ pub async fn chat_completions(
         ));
     }
 
-    // 2. hold the largest cost it could incur
+    // 2. the largest cost it could incur; the relay's driver task takes the hold, so a
+    // client that goes away while it is being written cannot leave it behind.
     let request_id = format!("chatcmpl-{}", uuid::Uuid::new_v4().simple());
     let needed = pricing::hold_credits(&state.config.rate_card, &req, model);
     let now = now_ms();
@@ -149,14 +150,12 @@ pub async fn chat_completions(
         model: model.id.clone(),
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
     };
-    if let HoldOutcome::Insufficient { needed, available } = state.store.hold(&hold, now).await? {
-        return Err(ApiError::insufficient_credits(needed, available));
-    }
 
-    // 3. dispatch and relay; the relay ends the hold whatever happens.
+    // 3. hold, dispatch and relay; once held, the hold is ended whatever happens.
     let ctx = JobContext {
         arrived,
         request_id,
+        hold,
         model: model.id.clone(),
         created: now / 1000,
         stream: req.stream.unwrap_or(false),

@@ -14,7 +14,7 @@ use shoal_protocol::chat::{
     FunctionCall, ResponseMessage, Role, ToolCall, ToolCallDelta, ToolType, Usage,
 };
 use shoal_protocol::worker::{JobRequest, JobUsage};
-use shoal_store::Charge;
+use shoal_store::{Charge, HoldOutcome, HoldRequest};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
@@ -34,6 +34,8 @@ pub struct JobContext {
     /// When the request reached the gateway.
     pub arrived: Instant,
     pub request_id: String,
+    /// The hold to take before dispatch (its request id is `request_id`).
+    pub hold: HoldRequest,
     pub model: String,
     pub created: i64,
     pub stream: bool,
@@ -41,7 +43,7 @@ pub struct JobContext {
     pub job: JobRequest,
 }
 
-/// Dispatches the job and answers the client; the hold in `ctx.request_id` is always ended.
+/// Holds, dispatches the job and answers the client; a hold once taken is always ended.
 pub async fn run(state: AppState, ctx: JobContext) -> Response {
     let cancel = CancellationToken::new();
     // Dropped with the handler's future when the client goes away.
@@ -166,6 +168,19 @@ async fn drive(
     cancel: CancellationToken,
     ready: oneshot::Sender<Result<Answer, ApiError>>,
 ) {
+    // Not cancellable: once the hold is written it must be ended, so this task outlives a
+    // client that goes away meanwhile (the select below then voids it).
+    match state.store.hold(&ctx.hold, now_ms()).await {
+        Ok(HoldOutcome::Held) => {}
+        Ok(HoldOutcome::Insufficient { needed, available }) => {
+            let _ = ready.send(Err(ApiError::insufficient_credits(needed, available)));
+            return;
+        }
+        Err(e) => {
+            let _ = ready.send(Err(e.into()));
+            return;
+        }
+    }
     let started = tokio::select! {
         r = start(&state, &ctx) => r,
         _ = cancel.cancelled() => Err(ApiError::internal()),

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{account_with_key, admin, Server};
+use common::{account_with_key, admin, Loc, PgDb, Server};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -221,19 +221,31 @@ async fn jobs_are_pushed_with_generation_input_only_and_silent_workers_dropped()
     assert_eq!(completion["model"], "large-27b-uncensored");
     assert_eq!(completion["usage"]["total_tokens"], 12);
 
-    // The gateway's own overhead and dispatch wait are exported for operators.
-    let metrics = reqwest::get(s.url("/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    for line in [
+    // The gateway's own overhead and dispatch wait are exported for operators. The charge
+    // is counted when the hold is settled, which may land just after the body is sent.
+    let metrics_url = s.url("/metrics");
+    let scrape = async || {
+        reqwest::get(&metrics_url)
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    };
+    let wanted = [
         "shoal_gateway_overhead_seconds_count 1",
         "shoal_dispatch_wait_seconds_count 1",
         "shoal_workers_connected 1",
         "shoal_credits_charged_total 1",
-    ] {
+    ];
+    let has_all = |m: &str| wanted.iter().all(|w| m.lines().any(|l| l == *w));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut metrics = scrape().await;
+    while !has_all(&metrics) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        metrics = scrape().await;
+    }
+    for line in wanted {
         assert!(
             metrics.lines().any(|l| l == line),
             "no `{line}` in:\n{metrics}"
@@ -316,10 +328,42 @@ async fn busy_workers_queue_requests_until_a_slot_frees() {
 #[tokio::test]
 async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl() {
     let tmp = tempfile::tempdir().unwrap();
+    kill_9_mid_stream(tmp.path(), Loc::Dir(tmp.path().to_path_buf())).await;
+}
+
+#[tokio::test]
+async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl_on_postgres() {
+    let Some(db) = PgDb::create("k9").await else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    kill_9_mid_stream(tmp.path(), Loc::Url(db.url.clone())).await;
+    db.drop_db().await;
+}
+
+async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
+    let v: Value = reqwest::Client::new()
+        .get(s.url("/api/v1/balance"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (
+        v["credits"].as_i64().unwrap(),
+        v["credits_held"].as_i64().unwrap(),
+    )
+}
+
+/// Kill -9 of the gateway while a stream is open and its hold taken, restart on the same
+/// store: the orphaned hold counts until its TTL, then the reaper makes the balance whole.
+async fn kill_9_mid_stream(dir: &std::path::Path, store: Loc) {
     let config = "request_timeout_secs = 1\nhold_ttl_secs = 3\nreaper_interval_secs = 1\n";
-    let mut s = Server::start_in(tmp.path(), Some(config));
-    let (_, key) = account_with_key(&s.data_dir, "k9@example.com", 1000, Some(10_000));
-    let token = admin(&s.data_dir, &["worker-token", "create", "--name", "t"]);
+    let mut s = Server::start_on(dir, store.clone(), Some(config));
+    let (_, key) = account_with_key(&store, "k9@example.com", 1000, Some(10_000));
+    let token = admin(&store, &["worker-token", "create", "--name", "t"]);
     let mut ws = connect(&s, &token).await.unwrap();
     send(&mut ws, hello(&["service-pro"])).await;
     assert_eq!(recv(&mut ws).await["type"], "welcome");
@@ -347,48 +391,173 @@ async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl() {
     )
     .await;
 
-    // The stream is open and its hold taken: kill -9 the gateway.
-    let balance = |s: &Server, key: &str| {
-        let url = s.url("/api/v1/balance");
-        let key = key.to_string();
-        async move {
-            let v: Value = reqwest::Client::new()
-                .get(url)
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            (
-                v["credits"].as_i64().unwrap(),
-                v["credits_held"].as_i64().unwrap(),
-            )
-        }
-    };
-    wait_until(
-        "the delta reaches the client",
-        Duration::from_secs(5),
-        async || balance(&s, &key).await.1 > 0,
-    )
+    wait_until("the hold is visible", Duration::from_secs(5), async || {
+        balance_of(&s, &key).await.1 > 0
+    })
     .await;
     s.child.kill().unwrap();
     s.child.wait().unwrap();
     let _ = client.await;
     drop(s);
 
-    // Restarted on the same data: the orphaned hold still counts until its TTL, then the
-    // reaper releases it and the balance is whole.
-    let s = Server::start_in(tmp.path(), Some(config));
-    let (credits, held) = balance(&s, &key).await;
+    let s = Server::start_on(dir, store.clone(), Some(config));
+    let (credits, held) = balance_of(&s, &key).await;
     assert_eq!(credits, 1000);
     assert!(held > 0, "the hold outlives the crash until its TTL");
     wait_until(
         "the reaper releases the orphaned hold",
         Duration::from_secs(10),
-        async || balance(&s, &key).await == (1000, 0),
+        async || balance_of(&s, &key).await == (1000, 0),
     )
     .await;
-    assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
+    assert_eq!(admin(&store, &["ledger", "verify"]), "ok");
+}
+
+#[tokio::test]
+async fn clients_that_hang_up_at_any_moment_leave_no_hold() {
+    let tmp = tempfile::tempdir().unwrap();
+    hang_ups(tmp.path(), Loc::Dir(tmp.path().to_path_buf())).await;
+}
+
+/// The window that used to leak: the client hangs up while its hold is being written. On
+/// PostgreSQL the test can hold that write open (a row lock on the account), hang up, and
+/// only then let the hold commit: it must still be ended at once, not by the TTL reaper.
+#[tokio::test]
+async fn a_client_that_hangs_up_while_its_hold_is_written_leaves_no_hold() {
+    use sqlx::Connection;
+    let Some(db) = PgDb::create("holdwin").await else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Loc::Url(db.url.clone());
+    let s = Server::start_on(tmp.path(), store.clone(), Some("hold_ttl_secs = 3600\n"));
+    let (account, key) = account_with_key(&store, "win@example.com", 1000, Some(10_000));
+    let token = admin(&store, &["worker-token", "create", "--name", "t"]);
+    let mut ws = connect(&s, &token).await.unwrap();
+    send(&mut ws, hello(&["service-pro"])).await;
+    assert_eq!(recv(&mut ws).await["type"], "welcome");
+
+    let mut locker = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    sqlx::query("BEGIN").execute(&mut locker).await.unwrap();
+    sqlx::query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE")
+        .bind(account.parse::<i64>().unwrap())
+        .execute(&mut locker)
+        .await
+        .unwrap();
+
+    let url = s.url("/api/v1/chat/completions");
+    let key2 = key.clone();
+    let client = tokio::spawn(async move {
+        let body = json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}]});
+        reqwest::Client::new()
+            .post(url)
+            .bearer_auth(key2)
+            .json(&body)
+            .send()
+            .await
+    });
+    let mut watcher = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    wait_until(
+        "the hold waits on the account's row lock",
+        Duration::from_secs(10),
+        async || {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&mut watcher)
+            .await
+            .unwrap()
+                > 0
+        },
+    )
+    .await;
+    // Hang up; give the gateway a moment to see the closed connection before the hold can
+    // commit (without that the old bug would not show; the outcome must not depend on it).
+    client.abort();
+    let _ = client.await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
+
+    // Whatever the gateway does now (void, or dispatch and cancel), nothing stays held.
+    let worker = tokio::spawn(async move {
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(3), ws.next()).await
+        {
+            let Message::Text(t) = msg else { continue };
+            let msg: Value = serde_json::from_str(&t).unwrap();
+            if msg["type"] == "job" || msg["type"] == "cancel" {
+                let id = msg["job_id"].clone();
+                send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": 0}})).await;
+            }
+        }
+    });
+    wait_until("the hold is ended", Duration::from_secs(5), async || {
+        balance_of(&s, &key).await == (1000, 0)
+    })
+    .await;
+    worker.abort();
+    assert_eq!(admin(&store, &["ledger", "verify"]), "ok");
+    drop(s);
+    let _ = locker.close().await;
+    let _ = watcher.close().await;
+    db.drop_db().await;
+}
+
+/// Clients that hang up at any moment (while the hold is being written, while queued,
+/// mid-generation) leave nothing held: every hold is ended at once, not by the TTL reaper.
+async fn hang_ups(dir: &std::path::Path, store: Loc) {
+    // A TTL far beyond the test, so only the request path can have released the holds.
+    let s = Server::start_on(dir, store.clone(), Some("hold_ttl_secs = 3600\n"));
+    let (_, key) = account_with_key(&store, "hangup@example.com", 1_000_000, Some(1_000_000));
+    let token = admin(&store, &["worker-token", "create", "--name", "t"]);
+    let mut ws = connect(&s, &token).await.unwrap();
+    let mut hello = hello(&["service-pro"]);
+    hello["concurrency"] = json!(64);
+    send(&mut ws, hello).await;
+    assert_eq!(recv(&mut ws).await["type"], "welcome");
+
+    // The worker answers each job with one delta and then finishes, a little later.
+    let worker = tokio::spawn(async move {
+        loop {
+            let msg = match tokio::time::timeout(Duration::from_secs(3), ws.next()).await {
+                Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).unwrap(),
+                Ok(Some(Ok(_))) => continue,
+                _ => break,
+            };
+            if msg["type"] == "job" {
+                let id = msg["job_id"].clone();
+                send(
+                    &mut ws,
+                    json!({"type": "delta", "job_id": id, "content": "x"}),
+                )
+                .await;
+                send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": 1}})).await;
+            } else if msg["type"] == "cancel" {
+                let id = msg["job_id"].clone();
+                send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": 1}})).await;
+            }
+        }
+    });
+
+    let client = reqwest::Client::new();
+    let url = s.url("/api/v1/chat/completions");
+    let mut tasks = Vec::new();
+    for i in 0..400u64 {
+        let (client, url, key) = (client.clone(), url.clone(), key.clone());
+        tasks.push(tokio::spawn(async move {
+            let body = json!({"model": "service-pro", "stream": i % 2 == 0, "messages": [{"role": "user", "content": "hi"}]});
+            let send = client.post(url).bearer_auth(key).json(&body).send();
+            // Hang up after 0..20 ms: before, during or after the hold is written.
+            let _ = tokio::time::timeout(Duration::from_micros(i * 50), send).await;
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    wait_until("every hold is ended", Duration::from_secs(10), async || {
+        balance_of(&s, &key).await.1 == 0
+    })
+    .await;
+    worker.abort();
+    assert_eq!(admin(&store, &["ledger", "verify"]), "ok");
 }

@@ -1,6 +1,8 @@
-//! Starts real `shoal` processes on ephemeral ports with a real SQLite data folder.
+//! Starts real `shoal` processes on ephemeral ports with a real SQLite data folder (or a
+//! throwaway PostgreSQL database).
 #![allow(dead_code)]
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -11,20 +13,55 @@ pub fn shoal_bin() -> &'static str {
     env!("CARGO_BIN_EXE_shoal")
 }
 
-/// Runs `shoal admin --data-dir DIR ARGS…`, asserts success and exactly one line of stdout,
-/// and returns that line.
-pub fn admin(dir: &Path, args: &[&str]) -> String {
-    let lines = admin_lines(dir, args);
+/// Where a server keeps its store: a data folder (SQLite) or a database URL.
+#[derive(Debug, Clone)]
+pub enum Loc {
+    Dir(PathBuf),
+    Url(String),
+}
+
+impl Loc {
+    /// The `shoal` arguments that point at this store.
+    fn args(&self) -> [OsString; 2] {
+        match self {
+            Loc::Dir(d) => ["--data-dir".into(), d.into()],
+            Loc::Url(u) => ["--database-url".into(), u.into()],
+        }
+    }
+}
+
+impl From<&Path> for Loc {
+    fn from(p: &Path) -> Loc {
+        Loc::Dir(p.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Loc {
+    fn from(p: &PathBuf) -> Loc {
+        Loc::Dir(p.clone())
+    }
+}
+
+impl From<&Loc> for Loc {
+    fn from(l: &Loc) -> Loc {
+        l.clone()
+    }
+}
+
+/// Runs `shoal admin --data-dir DIR ARGS…` (or `--database-url`), asserts success and
+/// exactly one line of stdout, and returns that line.
+pub fn admin(at: impl Into<Loc>, args: &[&str]) -> String {
+    let lines = admin_lines(at, args);
     assert_eq!(lines.len(), 1, "admin {args:?} printed {lines:?}");
     lines.into_iter().next().unwrap()
 }
 
-/// Runs `shoal admin --data-dir DIR ARGS…`, asserts success, returns stdout's lines.
-pub fn admin_lines(dir: &Path, args: &[&str]) -> Vec<String> {
+/// Runs `shoal admin --data-dir DIR ARGS…` (or `--database-url`), asserts success,
+/// returns stdout's lines.
+pub fn admin_lines(at: impl Into<Loc>, args: &[&str]) -> Vec<String> {
     let out = Command::new(shoal_bin())
         .arg("admin")
-        .arg("--data-dir")
-        .arg(dir)
+        .args(at.into().args())
         .args(args)
         .env_remove("SHOAL_DATABASE_URL")
         .output()
@@ -40,11 +77,12 @@ pub fn admin_lines(dir: &Path, args: &[&str]) -> Vec<String> {
 
 /// An account with `credits` and one API key (optionally with its own rpm).
 pub fn account_with_key(
-    dir: &Path,
+    at: impl Into<Loc>,
     email: &str,
     credits: i64,
     rpm: Option<u32>,
 ) -> (String, String) {
+    let dir = &at.into();
     let account = admin(dir, &["account", "create", "--email", email]);
     if credits > 0 {
         admin(
@@ -72,7 +110,9 @@ pub fn account_with_key(
 pub struct Server {
     pub child: Child,
     pub base: String,
+    /// Its logs and config, and its SQLite store unless `store` says otherwise.
     pub data_dir: PathBuf,
+    pub store: Loc,
     pub stderr_log: PathBuf,
     _tmp: Option<tempfile::TempDir>,
 }
@@ -88,14 +128,18 @@ impl Server {
     }
 
     pub fn start_in(dir: &Path, config_toml: Option<&str>) -> Server {
+        Server::start_on(dir, Loc::Dir(dir.to_path_buf()), config_toml)
+    }
+
+    /// Starts `shoal serve` with its logs and config in `dir` and its store at `store`.
+    pub fn start_on(dir: &Path, store: Loc, config_toml: Option<&str>) -> Server {
         std::fs::create_dir_all(dir).unwrap();
         let stderr_log = dir.join(format!("serve-{}.log", std::process::id()));
         let mut cmd = Command::new(shoal_bin());
         cmd.arg("serve")
             .arg("--listen")
             .arg("127.0.0.1:0")
-            .arg("--data-dir")
-            .arg(dir);
+            .args(store.args());
         if let Some(toml) = config_toml {
             let path = dir.join("shoal.toml");
             std::fs::write(&path, toml).unwrap();
@@ -134,6 +178,7 @@ impl Server {
             child,
             base,
             data_dir: dir.to_path_buf(),
+            store,
             stderr_log,
             _tmp: None,
         }
@@ -185,4 +230,59 @@ pub async fn error_of(resp: reqwest::Response) -> (String, String, String) {
             .to_string()
     };
     (get("code"), get("message"), get("type"))
+}
+
+/// A throwaway PostgreSQL database for one test, dropped at the end; `None` when
+/// `SHOAL_TEST_POSTGRES=skip`.
+pub struct PgDb {
+    pub url: String,
+    server: String,
+    name: String,
+}
+
+impl PgDb {
+    pub async fn create(tag: &str) -> Option<PgDb> {
+        use sqlx::Connection;
+        if std::env::var("SHOAL_TEST_POSTGRES").as_deref() == Ok("skip") {
+            return None;
+        }
+        let server = std::env::var("SHOAL_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let name = format!(
+            "shoal_{tag}_{}_{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .subsec_nanos()
+        );
+        let mut conn = sqlx::PgConnection::connect(&server)
+            .await
+            .unwrap_or_else(|e| {
+                panic!("PostgreSQL at {server} (set SHOAL_TEST_POSTGRES=skip to skip): {e}")
+            });
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        let _ = conn.close().await;
+        let base = server.rsplit_once('/').map_or(server.as_str(), |(b, _)| b);
+        Some(PgDb {
+            url: format!("{base}/{name}"),
+            server,
+            name,
+        })
+    }
+
+    pub async fn drop_db(self) {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&self.server).await.unwrap();
+        sqlx::query(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
 }
