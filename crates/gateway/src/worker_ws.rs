@@ -58,8 +58,14 @@ pub async fn worker_socket(
     };
     upgrade
         .max_message_size(state.config.body_limit_bytes * 2)
+        // tungstenite zero-fills the free part of its read buffer before every read; most
+        // frames are a few hundred bytes, so 128 KiB (the default) was mostly memset.
+        .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |socket| run_worker(socket, state, worker.name))
 }
+
+/// Initial capacity of a worker socket's read buffer (it grows for larger frames).
+const READ_BUFFER_BYTES: usize = 16 * 1024;
 
 fn encode(msg: &GatewayMessage) -> Message {
     Message::Text(

@@ -130,7 +130,10 @@ async fn dial(settings: &Settings) -> Result<Socket, DialError> {
         ))
     })?;
     request.headers_mut().insert(header::AUTHORIZATION, bearer);
+    // The read buffer is zero-filled before every read: keep it near the usual frame size
+    // (it grows for larger frames) instead of the default 128 KiB.
     let config = WebSocketConfig::default()
+        .read_buffer_size(16 * 1024)
         .max_message_size(Some(MAX_MESSAGE_BYTES))
         .max_frame_size(Some(MAX_MESSAGE_BYTES));
     let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
@@ -375,7 +378,7 @@ async fn run_job(
     let job_id = job.id.clone();
     let started = std::time::Instant::now();
     let model = job.model.clone();
-    tracing::info!(%job_id, %model, "job started");
+    tracing::debug!(%job_id, %model, "job started");
     let mut out = JobOutput::new(job_id.clone(), outbox.clone());
     let generated = AssertUnwindSafe(backend.generate(job, &mut out, cancel))
         .catch_unwind()
