@@ -124,7 +124,8 @@ pub struct WorkerArgs {
     #[arg(long, env = "SHOAL_WORKER_GGUF", value_name = "FILE")]
     pub gguf: Option<std::path::PathBuf>,
 
-    /// A multimodal projector GGUF for image input (--backend llama; not supported yet).
+    /// A multimodal projector GGUF (the model's `mmproj-*.gguf`) for image input (--backend
+    /// llama). With one, every --serve id announces vision; without, none does.
     #[arg(long, env = "SHOAL_WORKER_MMPROJ", value_name = "FILE")]
     pub mmproj: Option<std::path::PathBuf>,
 
@@ -147,7 +148,8 @@ Serving models:
   MODEL_ID is the gateway catalog's id; UPSTREAM_MODEL is the upstream's name for the model
   (default: MODEL_ID). OPTIONs say what the model can do:
     tools | no-tools          tool calling (default: tools)
-    vision | no-vision        image input (default: no-vision)
+    vision | no-vision        image input (default: no-vision; with --backend llama it is on
+                              exactly when --mmproj is given)
     reasoning | no-reasoning  returns reasoning_content (default: reasoning when MODEL_ID
                               ends with -think)
     context=N                 context length in tokens

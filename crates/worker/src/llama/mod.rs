@@ -7,11 +7,19 @@
 //! goes through the stop strings and the output parser ([`output`]: reasoning, tool calls)
 //! and out as deltas at once. Cancellation is checked before every token.
 //!
-//! Vision (`--mmproj`, llama.cpp's mtmd) is not built yet: this backend never announces vision.
+//! `tool_choice` `required` or a named function constrains sampling with a grammar
+//! ([`grammar`]) so that the reply is a tool call of the right function; `none` leaves the
+//! tools out of the prompt and the output unparsed.
+//!
+//! Vision: with `--mmproj` (a multimodal projector GGUF) llama.cpp's mtmd encodes the images of
+//! a conversation; they take the place of their parts in the prompt, and their tokens count as
+//! prompt tokens. Only then does the backend announce vision.
 
+pub mod grammar;
 pub mod output;
 pub mod template;
 
+use std::ffi::CString;
 use std::io::Read;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
@@ -25,13 +33,16 @@ use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::LlamaModel;
+use llama_cpp_2::mtmd::{MtmdBitmap, MtmdContext, MtmdContextParams, MtmdInputText};
 use llama_cpp_2::sampling::LlamaSampler;
+use shoal_protocol::chat::PartRef;
 use shoal_protocol::worker::{JobUsage, ServedModel, WorkerKind};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::backend::{Backend, Delta, Job, JobEnd, JobOutput};
 use crate::serve::ServeSpec;
+use grammar::{Reasoning, ToolMode};
 use output::OutputParser;
 use template::ChatTemplate;
 
@@ -47,6 +58,11 @@ pub mod code {
     pub const INFERENCE_FAILED: &str = "inference_failed";
     /// The gateway connection went away mid-job.
     pub const DISCONNECTED: &str = "disconnected";
+    /// The conversation has images and this worker has no projector (`--mmproj`).
+    pub const VISION_UNSUPPORTED: &str = "vision_unsupported";
+    /// An image could not be decoded (not PNG, JPEG, GIF or BMP, or corrupt): the request is
+    /// at fault, and the gateway answers it with a 400.
+    pub const INVALID_IMAGE: &str = "invalid_request";
 }
 
 /// How to load the model.
@@ -70,32 +86,131 @@ fn llama_backend() -> anyhow::Result<&'static LlamaBackend> {
         .get_or_init(|| {
             // llama.cpp's own log lines go to tracing (target `llama-cpp-2`), filtered like ours.
             llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
+            // Except mtmd's: it writes every prompt it tokenizes into a debug line.
+            // SAFETY: the callback is a plain function that lives as long as the program.
+            unsafe { llama_cpp_sys_2::mtmd_helper_log_set(Some(mtmd_log), std::ptr::null_mut()) };
             LlamaBackend::init().map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| anyhow::anyhow!("llama.cpp did not initialise: {e}"))
 }
 
-/// Says what is wrong with a file that should be a GGUF, before llama.cpp reads it.
-fn check_gguf(path: &Path) -> anyhow::Result<()> {
+/// mtmd's (and its clip's) log lines: debug ones are dropped, because mtmd logs the text of
+/// every prompt it tokenizes at that level; the rest go to tracing (target `mtmd`).
+unsafe extern "C" fn mtmd_log(
+    level: llama_cpp_sys_2::ggml_log_level,
+    text: *const std::ffi::c_char,
+    _user_data: *mut std::ffi::c_void,
+) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // A continuation line belongs to the line before it.
+    static DROPPING: AtomicBool = AtomicBool::new(false);
+    let dropping = match level {
+        llama_cpp_sys_2::GGML_LOG_LEVEL_CONT => DROPPING.load(Ordering::Relaxed),
+        llama_cpp_sys_2::GGML_LOG_LEVEL_DEBUG => true,
+        _ => false,
+    };
+    DROPPING.store(dropping, Ordering::Relaxed);
+    if dropping || text.is_null() {
+        return;
+    }
+    // SAFETY: mtmd passes a NUL-terminated string that is valid for this call.
+    let text = unsafe { std::ffi::CStr::from_ptr(text) }.to_string_lossy();
+    let text = text.trim_end();
+    if text.is_empty() {
+        return;
+    }
+    match level {
+        llama_cpp_sys_2::GGML_LOG_LEVEL_ERROR => tracing::error!(target: "mtmd", "{text}"),
+        llama_cpp_sys_2::GGML_LOG_LEVEL_WARN => tracing::warn!(target: "mtmd", "{text}"),
+        _ => tracing::info!(target: "mtmd", "{text}"),
+    }
+}
+
+/// Says what is wrong with a file that should be a GGUF (given as `flag`), before llama.cpp
+/// reads it.
+fn check_gguf(flag: &str, path: &Path) -> anyhow::Result<()> {
     let mut file = std::fs::File::open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => anyhow::anyhow!("--gguf {}: no such file", path.display()),
-        _ => anyhow::anyhow!("--gguf {}: cannot be read: {e}", path.display()),
+        std::io::ErrorKind::NotFound => anyhow::anyhow!("{flag} {}: no such file", path.display()),
+        _ => anyhow::anyhow!("{flag} {}: cannot be read: {e}", path.display()),
     })?;
     let mut magic = [0u8; 4];
     if file.read_exact(&mut magic).is_err() || &magic != b"GGUF" {
         anyhow::bail!(
-            "--gguf {}: not a GGUF file (it does not start with the GGUF magic bytes)",
+            "{flag} {}: not a GGUF file (it does not start with the GGUF magic bytes)",
             path.display()
         );
     }
     Ok(())
 }
 
+/// The multimodal projector, shared by the slots. Encoding is not thread-safe in mtmd: a slot
+/// holds the lock while its prompt's chunks are evaluated.
+struct Vision {
+    ctx: Mutex<MtmdContext>,
+    /// Stands for an image in the rendered prompt. Random per process, so that no text a
+    /// client sends can pass for an image.
+    marker: String,
+}
+
+/// Loads `--mmproj` for `model`.
+fn load_projector(path: &Path, model: &LlamaModel, threads: i32) -> anyhow::Result<Vision> {
+    check_gguf("--mmproj", path)?;
+    let shown = path.display();
+    let marker = format!("<__shoal_media_{:016x}__>", rand::random::<u64>());
+    let params = MtmdContextParams {
+        print_timings: false,
+        n_threads: threads,
+        media_marker: CString::new(marker.clone())?,
+        ..MtmdContextParams::default()
+    };
+    let path_text = path
+        .to_str()
+        .ok_or_else(|| anyhow::anyhow!("--mmproj {shown}: the path is not valid UTF-8"))?;
+    let ctx = MtmdContext::init_from_file(path_text, model, &params).map_err(|_| {
+        anyhow::anyhow!(
+            "--mmproj {shown}: llama.cpp could not load it as a multimodal projector for this \
+             model (not a projector, a projector type this llama.cpp does not know, or one made \
+             for a model of another size; its log above says which)"
+        )
+    })?;
+    if !ctx.support_vision() {
+        anyhow::bail!("--mmproj {shown}: the projector has no vision encoder");
+    }
+    Ok(Vision {
+        ctx: Mutex::new(ctx),
+        marker,
+    })
+}
+
+/// The bytes of a `data:image/…;base64,…` URL (the gateway lets no other kind through).
+fn data_url_bytes(url: &str) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    const ENGINE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    let rest = url
+        .get(..5)?
+        .eq_ignore_ascii_case("data:")
+        .then(|| &url[5..])?;
+    let (meta, payload) = rest.split_once(',')?;
+    if !meta.to_ascii_lowercase().ends_with(";base64") {
+        return None;
+    }
+    ENGINE.decode(payload).ok()
+}
+
 struct Task {
     prompt: String,
     request: shoal_protocol::worker::JobRequest,
+    /// Whether the output is parsed for tool calls.
     tools: bool,
+    /// A GBNF grammar (start rule `root`) that sampling must follow.
+    grammar: Option<String>,
+    /// The conversation's images, in prompt order (each is a marker in `prompt`).
+    images: Vec<Vec<u8>>,
     events: mpsc::Sender<Event>,
     cancel: CancellationToken,
 }
@@ -109,6 +224,7 @@ enum Event {
 pub struct LlamaCppBackend {
     models: Vec<ServeSpec>,
     template: ChatTemplate,
+    vision: Option<Arc<Vision>>,
     tasks: Mutex<std_mpsc::Sender<Task>>,
 }
 
@@ -116,13 +232,11 @@ impl LlamaCppBackend {
     /// Loads the model and starts the slots. Blocking (the load can take a while): call it from
     /// a blocking context.
     pub fn load(options: &LlamaOptions, mut models: Vec<ServeSpec>) -> anyhow::Result<Self> {
+        check_gguf("--gguf", &options.gguf)?;
         if let Some(mmproj) = &options.mmproj {
-            anyhow::bail!(
-                "--mmproj {}: vision is not supported by this build of the llama backend yet",
-                mmproj.display()
-            );
+            // Before the (possibly long) model load: a wrong path fails at once.
+            check_gguf("--mmproj", mmproj)?;
         }
-        check_gguf(&options.gguf)?;
         let backend = llama_backend()?;
         let mut params = LlamaModelParams::default();
         if options.progress {
@@ -168,8 +282,13 @@ impl LlamaCppBackend {
             .threads
             .map(|t| t as i32)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get() as i32));
+        let vision = match &options.mmproj {
+            Some(path) => Some(Arc::new(load_projector(path, model, threads)?)),
+            None => None,
+        };
         for spec in &mut models {
-            spec.model.vision = false;
+            // Images need the projector; with one, every served id takes them.
+            spec.model.vision = vision.is_some();
             spec.model.tools &= template.supports_tools;
             spec.model.context_length = Some(spec.model.context_length.unwrap_or(n_ctx).min(n_ctx));
         }
@@ -181,6 +300,7 @@ impl LlamaCppBackend {
         for slot in 0..options.concurrency {
             let rx = rx.clone();
             let ready = ready_tx.clone();
+            let vision = vision.clone();
             std::thread::Builder::new()
                 .name(format!("llama-slot-{slot}"))
                 .spawn(move || {
@@ -200,7 +320,7 @@ impl LlamaCppBackend {
                             return;
                         }
                     };
-                    slot_loop(model, ctx, &rx);
+                    slot_loop(model, ctx, vision.as_deref(), &rx);
                 })
                 .context("starting a llama slot thread")?;
             ready_rx
@@ -212,6 +332,7 @@ impl LlamaCppBackend {
         }
         tracing::info!(
             gguf = %options.gguf.display(),
+            mmproj = ?options.mmproj.as_ref().map(|p| p.display().to_string()),
             params = model.n_params(),
             n_ctx,
             threads,
@@ -223,6 +344,7 @@ impl LlamaCppBackend {
         Ok(Self {
             models,
             template,
+            vision,
             tasks: Mutex::new(tx),
         })
     }
@@ -235,7 +357,37 @@ impl LlamaCppBackend {
                 retryable: true,
             };
         }
-        let prompt = match self.template.render(&job.request) {
+        let images: Vec<&str> = job
+            .request
+            .messages
+            .iter()
+            .filter_map(|m| m.content.as_ref())
+            .flat_map(|c| c.parts())
+            .filter_map(|p| match p {
+                PartRef::Image(image) => Some(image.url.as_str()),
+                PartRef::Text(_) => None,
+            })
+            .collect();
+        if !images.is_empty() && self.vision.is_none() {
+            tracing::warn!(job_id = %job.id, "job with images, and this worker has no --mmproj");
+            return JobEnd::Failed {
+                code: code::VISION_UNSUPPORTED,
+                retryable: true,
+            };
+        }
+        let Some(images) = images
+            .iter()
+            .map(|url| data_url_bytes(url))
+            .collect::<Option<Vec<_>>>()
+        else {
+            tracing::warn!(job_id = %job.id, "an image is not a base64 data URL");
+            return JobEnd::Failed {
+                code: code::INVALID_IMAGE,
+                retryable: false,
+            };
+        };
+        let marker = self.vision.as_ref().map(|v| v.marker.as_str());
+        let prompt = match self.template.render(&job.request, marker) {
             Ok(p) => p,
             Err(e) => {
                 // The error names template constructs, never message text.
@@ -246,13 +398,45 @@ impl LlamaCppBackend {
                 };
             }
         };
-        let tools = self.template.supports_tools
-            && job.request.tools.as_ref().is_some_and(|t| !t.is_empty());
+        // A template may drop or repeat messages: the images go in the order their markers
+        // are in, and there must be one marker for each.
+        if let Some(marker) = marker {
+            if prompt.matches(marker).count() != images.len() {
+                tracing::warn!(job_id = %job.id, "the chat template did not keep every image in place");
+                return JobEnd::Failed {
+                    code: code::TEMPLATE_ERROR,
+                    retryable: false,
+                };
+            }
+        }
+        let (tools, grammar) = match grammar::tool_mode(&job.request) {
+            ToolMode::None => (false, None),
+            ToolMode::Auto => (self.template.supports_tools, None),
+            ToolMode::Forced(forced) => {
+                let reasoning = if prompt.trim_end().ends_with("<think>") {
+                    Reasoning::Open
+                } else if self.template.thinks {
+                    Reasoning::Optional
+                } else {
+                    Reasoning::No
+                };
+                let parallel = job.request.parallel_tool_calls != Some(false);
+                let gbnf = grammar::tool_call_grammar(
+                    self.template.tool_format,
+                    &forced,
+                    parallel,
+                    reasoning,
+                );
+                (true, Some(gbnf))
+            }
+        };
         let (events, mut rx) = mpsc::channel(64);
         let task = Task {
             prompt,
             request: job.request,
             tools,
+            grammar,
+            images,
             events,
             cancel: cancel.clone(),
         };
@@ -309,6 +493,7 @@ impl Backend for LlamaCppBackend {
 fn slot_loop(
     model: &'static LlamaModel,
     mut ctx: LlamaContext<'static>,
+    vision: Option<&Vision>,
     rx: &Mutex<std_mpsc::Receiver<Task>>,
 ) {
     loop {
@@ -320,7 +505,7 @@ fn slot_loop(
             }
         };
         let events = task.events.clone();
-        let end = generate(model, &mut ctx, task);
+        let end = generate(model, &mut ctx, vision, task);
         let _ = events.blocking_send(Event::End(end));
     }
 }
@@ -422,76 +607,179 @@ impl StopFilter {
     }
 }
 
-/// Runs one job on a slot's context. Blocking.
-fn generate(model: &'static LlamaModel, ctx: &mut LlamaContext<'static>, task: Task) -> JobEnd {
-    let vocab = model.vocab();
-    let request = &task.request;
-    ctx.clear_kv_cache();
+/// How a prompt went into the context.
+struct Evaluated {
+    /// Prompt tokens, image tokens included.
+    n_prompt: usize,
+    /// The position of the next token.
+    pos: i32,
+    /// The output row holding the last prompt token's logits.
+    logits_at: i32,
+}
 
+fn failed(code: &'static str, retryable: bool) -> JobEnd {
+    JobEnd::Failed { code, retryable }
+}
+
+/// Cancelled while the prompt was read: the prompt counts, nothing was generated.
+fn cancelled(n_prompt: usize) -> JobEnd {
+    JobEnd::Done {
+        finish_reason: "stop".into(),
+        usage: JobUsage {
+            prompt_tokens: n_prompt as u64,
+            ..JobUsage::default()
+        },
+    }
+}
+
+/// Decodes a text-only prompt, in batches; logits only for its last token.
+fn eval_text(
+    model: &'static LlamaModel,
+    ctx: &mut LlamaContext<'static>,
+    task: &Task,
+) -> Result<Evaluated, JobEnd> {
+    let vocab = model.vocab();
     let tokens = vocab.tokenize(task.prompt.as_bytes(), vocab.should_add_bos(), true);
-    let n_prompt = tokens.len() as u64;
     let n_ctx = ctx.n_ctx() as usize;
     if tokens.is_empty() || tokens.len() >= n_ctx {
-        return JobEnd::Failed {
-            code: code::CONTEXT_LENGTH_EXCEEDED,
-            retryable: false,
-        };
+        return Err(failed(code::CONTEXT_LENGTH_EXCEEDED, false));
     }
-    let budget = (request.max_tokens as usize).min(n_ctx - tokens.len());
-
-    let mut usage = JobUsage {
-        prompt_tokens: n_prompt,
-        completion_tokens: 0,
-        reasoning_tokens: 0,
-    };
-    let send = |delta: Delta| task.events.blocking_send(Event::Delta(delta)).is_ok();
-
-    // The prompt, in batches; logits only for its last token.
     let n_batch = ctx.n_batch() as usize;
     let mut batch = LlamaBatch::new(n_batch.max(1), 1);
     for (chunk_no, chunk) in tokens.chunks(n_batch).enumerate() {
         if task.cancel.is_cancelled() {
-            return JobEnd::Done {
-                finish_reason: "stop".into(),
-                usage,
-            };
+            return Err(cancelled(tokens.len()));
         }
         batch.clear();
         for (i, t) in chunk.iter().enumerate() {
             let pos = (chunk_no * n_batch + i) as i32;
             let last = chunk_no * n_batch + i == tokens.len() - 1;
             if batch.add(*t, pos, &[0], last).is_err() {
-                return JobEnd::Failed {
-                    code: code::INFERENCE_FAILED,
-                    retryable: true,
-                };
+                return Err(failed(code::INFERENCE_FAILED, true));
             }
         }
         if ctx.decode(&mut batch).is_err() {
-            return JobEnd::Failed {
-                code: code::INFERENCE_FAILED,
-                retryable: true,
-            };
+            return Err(failed(code::INFERENCE_FAILED, true));
         }
     }
+    Ok(Evaluated {
+        n_prompt: tokens.len(),
+        pos: tokens.len() as i32,
+        logits_at: batch.n_tokens() - 1,
+    })
+}
+
+/// Decodes a prompt with images through mtmd: text chunks are decoded, image chunks encoded
+/// by the projector and their embeddings decoded.
+fn eval_multimodal(
+    model: &'static LlamaModel,
+    ctx: &mut LlamaContext<'static>,
+    vision: &Vision,
+    task: &Task,
+) -> Result<Evaluated, JobEnd> {
+    let mtmd = vision.ctx.lock().unwrap_or_else(|p| p.into_inner());
+    let mut bitmaps = Vec::with_capacity(task.images.len());
+    for image in &task.images {
+        match MtmdBitmap::from_buffer(&mtmd, image, false) {
+            Ok(b) => bitmaps.push(b),
+            Err(_) => return Err(failed(code::INVALID_IMAGE, false)),
+        }
+    }
+    let text = MtmdInputText {
+        text: task.prompt.clone(),
+        add_special: model.vocab().should_add_bos(),
+        parse_special: true,
+    };
+    let refs: Vec<&MtmdBitmap> = bitmaps.iter().collect();
+    let chunks = match mtmd.tokenize(text, &refs) {
+        Ok(c) => c,
+        Err(llama_cpp_2::mtmd::MtmdTokenizeError::ImagePreprocessingError) => {
+            return Err(failed(code::INVALID_IMAGE, false))
+        }
+        Err(_) => return Err(failed(code::INFERENCE_FAILED, false)),
+    };
+    drop(bitmaps);
+    let n_prompt = chunks.total_tokens();
+    if n_prompt == 0 || n_prompt >= ctx.n_ctx() as usize {
+        return Err(failed(code::CONTEXT_LENGTH_EXCEEDED, false));
+    }
+    if task.cancel.is_cancelled() {
+        return Err(cancelled(n_prompt));
+    }
+    let mut mtmd = mtmd;
+    let n_batch = ctx.n_batch() as i32;
+    let pos = chunks
+        .eval_chunks(&mut mtmd, ctx, 0, 0, n_batch, true)
+        .map_err(|_| failed(code::INFERENCE_FAILED, true))?;
+    Ok(Evaluated {
+        n_prompt,
+        pos,
+        // The last output row: the prompt ends with text, whose last token has logits.
+        logits_at: -1,
+    })
+}
+
+/// Runs one job on a slot's context. Blocking.
+fn generate(
+    model: &'static LlamaModel,
+    ctx: &mut LlamaContext<'static>,
+    vision: Option<&Vision>,
+    task: Task,
+) -> JobEnd {
+    let vocab = model.vocab();
+    let request = &task.request;
+    ctx.clear_kv_cache();
+
+    let evaluated = match (vision, task.images.is_empty()) {
+        (_, true) => eval_text(model, ctx, &task),
+        (Some(vision), false) => eval_multimodal(model, ctx, vision, &task),
+        (None, false) => Err(failed(code::VISION_UNSUPPORTED, true)),
+    };
+    let Evaluated {
+        n_prompt,
+        mut pos,
+        mut logits_at,
+    } = match evaluated {
+        Ok(e) => e,
+        Err(end) => return end,
+    };
+    let n_ctx = ctx.n_ctx() as usize;
+    let budget = (request.max_tokens as usize).min(n_ctx - n_prompt);
+
+    let mut usage = JobUsage {
+        prompt_tokens: n_prompt as u64,
+        completion_tokens: 0,
+        reasoning_tokens: 0,
+    };
+    let send = |delta: Delta| task.events.blocking_send(Event::Delta(delta)).is_ok();
 
     let temperature = request.temperature.unwrap_or(1.0) as f32;
     let top_p = request.top_p.unwrap_or(1.0) as f32;
-    let mut sampler = if temperature <= 0.0 {
-        LlamaSampler::greedy()
+    let mut chain = Vec::new();
+    if let Some(gbnf) = &task.grammar {
+        // First, so that what the grammar forbids is gone before the other samplers look.
+        match LlamaSampler::grammar(model, gbnf, "root") {
+            Ok(g) => chain.push(g),
+            Err(_) => {
+                tracing::error!("the tool-call grammar was refused by llama.cpp");
+                return failed(code::INFERENCE_FAILED, false);
+            }
+        }
+    }
+    if temperature <= 0.0 {
+        chain.push(LlamaSampler::greedy());
     } else {
         let seed = request
             .seed
             .map(|s| s as u32)
             .unwrap_or_else(rand::random::<u32>);
-        let mut chain = Vec::new();
         if top_p < 1.0 {
             chain.push(LlamaSampler::top_p(top_p, 1));
         }
         chain.push(LlamaSampler::temp(temperature));
         chain.push(LlamaSampler::dist(seed));
-        LlamaSampler::chain_simple(chain)
-    };
+    }
+    let mut sampler = LlamaSampler::chain_simple(chain);
 
     let in_reasoning = task.prompt.trim_end().ends_with("<think>");
     let mut parser = OutputParser::new(task.tools, in_reasoning);
@@ -499,8 +787,7 @@ fn generate(model: &'static LlamaModel, ctx: &mut LlamaContext<'static>, task: T
     let mut stops = StopFilter::new(request.stop.as_ref().map_or(&empty[..], |s| s.as_slice()));
     let mut utf8 = Utf8Stream::default();
     let mut piece = Vec::with_capacity(32);
-    let mut pos = tokens.len() as i32;
-    let mut logits_at = batch.n_tokens() - 1;
+    let mut batch = LlamaBatch::new(1, 1);
     let mut finish = "length";
 
     while (usage.completion_tokens as usize) < budget {
@@ -523,10 +810,7 @@ fn generate(model: &'static LlamaModel, ctx: &mut LlamaContext<'static>, task: T
         let (text, stopped) = stops.push(&text);
         for d in parser.push(&text) {
             if !send(d) {
-                return JobEnd::Failed {
-                    code: code::DISCONNECTED,
-                    retryable: false,
-                };
+                return failed(code::DISCONNECTED, false);
             }
         }
         if stopped {
@@ -538,10 +822,7 @@ fn generate(model: &'static LlamaModel, ctx: &mut LlamaContext<'static>, task: T
         }
         batch.clear();
         if batch.add(token, pos, &[0], true).is_err() || ctx.decode(&mut batch).is_err() {
-            return JobEnd::Failed {
-                code: code::INFERENCE_FAILED,
-                retryable: usage.completion_tokens == 0,
-            };
+            return failed(code::INFERENCE_FAILED, usage.completion_tokens == 0);
         }
         pos += 1;
         logits_at = 0;
@@ -554,10 +835,7 @@ fn generate(model: &'static LlamaModel, ctx: &mut LlamaContext<'static>, task: T
         tail.extend(parser.finish());
         for d in tail {
             if !send(d) {
-                return JobEnd::Failed {
-                    code: code::DISCONNECTED,
-                    retryable: false,
-                };
+                return failed(code::DISCONNECTED, false);
             }
         }
     }
@@ -597,15 +875,32 @@ mod tests {
     }
 
     #[test]
+    fn data_urls() {
+        assert_eq!(data_url_bytes("data:image/png;base64,aGk=").unwrap(), b"hi");
+        assert_eq!(data_url_bytes("DATA:image/jpeg;BASE64,aGk").unwrap(), b"hi");
+        assert_eq!(data_url_bytes("data:image/png;base64,").unwrap(), b"");
+        for bad in [
+            "data:image/png;base64,a*b=",
+            "data:image/png,aGk=",
+            "https://example.com/x.png",
+            "data:",
+            "",
+        ] {
+            assert!(data_url_bytes(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
     fn bad_files_are_named_not_panicked_on() {
         let dir = std::env::temp_dir().join(format!("shoal-llama-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let missing = dir.join("missing.gguf");
-        let err = check_gguf(&missing).unwrap_err().to_string();
+        let err = check_gguf("--gguf", &missing).unwrap_err().to_string();
         assert!(err.contains("no such file"), "{err}");
         let text = dir.join("model.txt");
         std::fs::write(&text, "hello").unwrap();
-        let err = check_gguf(&text).unwrap_err().to_string();
+        let err = check_gguf("--mmproj", &text).unwrap_err().to_string();
+        assert!(err.starts_with("--mmproj "), "{err}");
         assert!(err.contains("not a GGUF file"), "{err}");
         // Truncated: the magic is there, the rest is not. llama.cpp refuses it.
         let cut = dir.join("cut.gguf");

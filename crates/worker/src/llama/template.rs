@@ -9,6 +9,8 @@ use serde_json::{Map, Value};
 use shoal_protocol::chat::{MessageContent, PartRef};
 use shoal_protocol::worker::JobRequest;
 
+use super::grammar::ToolFormat;
+
 /// A compiled chat template.
 pub struct ChatTemplate {
     env: Environment<'static>,
@@ -16,6 +18,10 @@ pub struct ChatTemplate {
     eos: String,
     /// Whether the template reads `tools` at all.
     pub supports_tools: bool,
+    /// How the template writes tool calls (what a forced call is constrained to).
+    pub tool_format: ToolFormat,
+    /// Whether the template knows `<think>` blocks.
+    pub thinks: bool,
 }
 
 impl std::fmt::Debug for ChatTemplate {
@@ -53,12 +59,23 @@ impl ChatTemplate {
             bos,
             eos,
             supports_tools: source.contains("tools"),
+            tool_format: ToolFormat::detect(source),
+            thinks: source.contains("<think>"),
         })
     }
 
-    /// The prompt for `request`, ending with the assistant's turn opened.
-    pub fn render(&self, request: &JobRequest) -> Result<String, Error> {
-        let messages: Vec<Value> = request.messages.iter().map(message_json).collect();
+    /// The prompt for `request`, ending with the assistant's turn opened. Image parts become
+    /// `image_marker` where they stood in their message (with no marker they are left out).
+    pub fn render(
+        &self,
+        request: &JobRequest,
+        image_marker: Option<&str>,
+    ) -> Result<String, Error> {
+        let messages: Vec<Value> = request
+            .messages
+            .iter()
+            .map(|m| message_json(m, image_marker))
+            .collect();
         let tools: Option<Vec<Value>> = request.tools.as_ref().filter(|t| !t.is_empty()).map(|t| {
             t.iter()
                 .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
@@ -82,9 +99,10 @@ impl ChatTemplate {
     }
 }
 
-/// One message as templates expect it: `content` a string (text parts joined), tool-call
-/// arguments as objects (templates `tojson` them), `tool_call_id` / `name` kept.
-fn message_json(m: &shoal_protocol::chat::ChatMessage) -> Value {
+/// One message as templates expect it: `content` a string (text parts joined, images as
+/// `image_marker`), tool-call arguments as objects (templates `tojson` them), `tool_call_id` /
+/// `name` kept.
+fn message_json(m: &shoal_protocol::chat::ChatMessage, image_marker: Option<&str>) -> Value {
     let mut obj = Map::new();
     obj.insert(
         "role".into(),
@@ -97,7 +115,7 @@ fn message_json(m: &shoal_protocol::chat::ChatMessage) -> Value {
             c.parts()
                 .filter_map(|p| match p {
                     PartRef::Text(t) => Some(t),
-                    _ => None,
+                    PartRef::Image(_) => image_marker,
                 })
                 .collect::<Vec<_>>()
                 .join(""),
@@ -218,7 +236,7 @@ mod tests {
                 ],
                 "tools": [{"type": "function", "function": {"name": "get_weather",
                     "parameters": {"type": "object"}}}]
-            })))
+            })), None)
             .unwrap();
         assert_eq!(
             out,
@@ -239,7 +257,7 @@ mod tests {
         )
         .unwrap();
         let err = t
-            .render(&request(serde_json::json!({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}]})))
+            .render(&request(serde_json::json!({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}]})), None)
             .unwrap_err();
         assert!(err.to_string().contains("no system role"));
         assert!(ChatTemplate::new("{% if %}", String::new(), String::new()).is_err());
@@ -254,10 +272,34 @@ mod tests {
         )
         .unwrap();
         let out = t
-            .render(&request(
-                serde_json::json!({"max_tokens": 1, "messages": []}),
-            ))
+            .render(
+                &request(serde_json::json!({"max_tokens": 1, "messages": []})),
+                None,
+            )
             .unwrap();
         assert_eq!(out, "{\n  \"a\": [\n    1,\n    2\n  ]\n}");
+    }
+
+    #[test]
+    fn images_become_the_marker_where_they_stood() {
+        let t = ChatTemplate::new(CHATML_TOOLS, String::new(), String::new()).unwrap();
+        let req = request(
+            serde_json::json!({"max_tokens": 1, "messages": [{"role": "user", "content": [
+                {"type": "text", "text": "Look: "},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+                {"type": "text", "text": " and "},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+            ]}]}),
+        );
+        assert_eq!(
+            t.render(&req, Some("<M>")).unwrap(),
+            "<|im_start|>user\nLook: <M> and <M><|im_end|>\n<|im_start|>assistant\n"
+        );
+        assert_eq!(
+            t.render(&req, None).unwrap(),
+            "<|im_start|>user\nLook:  and<|im_end|>\n<|im_start|>assistant\n"
+        );
+        assert_eq!(t.tool_format, ToolFormat::Hermes);
+        assert!(!t.thinks);
     }
 }
