@@ -8,8 +8,8 @@
 //!
 //! A lease is a mutex guard. A task dropped mid-statement leaves the connection to sqlx's
 //! own recovery (a queued rollback, unread replies drained on next use). Nothing here sends
-//! raw `BEGIN ...; COMMIT` text, which sqlx would not track: SQLite's writer task does, and
-//! it owns its connection.
+//! raw `BEGIN ...; COMMIT` text, which sqlx would not track. (SQLite's writes do not come
+//! here at all: its writer thread owns a rusqlite connection.)
 
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -26,8 +26,7 @@ pub(crate) enum EndKind {
 }
 
 impl EndKind {
-    #[cfg(test)]
-    fn hold_state(self) -> &'static str {
+    pub(crate) fn hold_state(self) -> &'static str {
         match self {
             EndKind::Settle => "settled",
             EndKind::Void => "voided",
@@ -35,7 +34,8 @@ impl EndKind {
         }
     }
 
-    pub(crate) fn from_hold_state(state: &str) -> EndKind {
+    #[cfg(test)]
+    fn from_hold_state(state: &str) -> EndKind {
         match state {
             "settled" => EndKind::Settle,
             "voided" => EndKind::Void,

@@ -35,6 +35,9 @@
 //!   adjustment) with request id, model, token counts, credits and bucket; the database
 //!   refuses updates and deletes of journal rows. `verify_ledger` recomputes every account
 //!   from it and reports any difference.
+//! - Ended holds are only needed for idempotence by request id; [`Store::prune_holds`]
+//!   deletes those that ended before a cut-off (the gateway's reaper, with a retention of a
+//!   day or so). Balances and `verify_ledger` rest on the journal, which keeps everything.
 //!
 //! Ledger writes, once started, run to completion even if the caller stops waiting.
 //!
@@ -43,11 +46,13 @@
 //! - **SQLite** (`open_data_dir`, `sqlite:` URLs): WAL, `synchronous = NORMAL` (a commit
 //!   survives a process crash; an OS crash or power loss may lose the last commits, never
 //!   half of one), `busy_timeout` so that the server and `shoal admin` can share the file.
-//!   One writer task owns the only write connection and commits queued writes together
-//!   (group commit), each in its own savepoint; reads use a few separate connections.
-//! - **PostgreSQL** (`postgres://` URLs): each ledger movement is a single statement (data-
-//!   modifying CTEs), so one round trip and one transaction; a settle locks the hold, then
-//!   the account, with `FOR UPDATE`.
+//!   One writer thread owns the only write connection (rusqlite, synchronous, cached
+//!   statements) and commits queued writes together (group commit), each in its own
+//!   savepoint; a second thread checkpoints the WAL; reads use a few sqlx connections.
+//! - **PostgreSQL** (`postgres://` URLs): holds and settles waiting together are committed
+//!   as one batch (one call of a PL/pgSQL function, one transaction), a lone one as a
+//!   single statement of data-modifying CTEs; a settle locks the account, then the hold,
+//!   with `FOR UPDATE`. Everything else is one statement on a small connection set.
 //!
 //! Migrations for each backend live in `migrations/sqlite` and `migrations/postgres` and
 //! run on open.
@@ -196,6 +201,7 @@ pub struct LedgerReport {
 
 mod conns;
 mod ledger;
+mod pg_writer;
 mod postgres;
 mod sqlite;
 mod sqlite_writer;

@@ -1,19 +1,21 @@
 //! The PostgreSQL backend, shared by several gateways.
 //!
-//! Every ledger movement is one SQL statement run in autocommit mode: one round trip, one
-//! transaction, correct under concurrent transactions at the default READ COMMITTED level.
+//! Holds and settles go through the ledger writers (`pg_writer`): a few connections that
+//! commit what is waiting in batches, one call of the `shoal_ledger_batch` function each,
+//! correct under concurrent transactions at the default READ COMMITTED level:
 //!
 //! - A hold is a row-level conditional `UPDATE ... WHERE id = $a AND available >= $n`. When
 //!   another transaction holds the row, PostgreSQL waits for it and re-evaluates the
 //!   condition against the committed row (EvalPlanQual), so two holds can never both see the
-//!   same free credit. The hold row and the journal row are inserted by data-modifying CTEs of
-//!   the same statement, only when the update matched.
+//!   same free credit. The hold row and the journal row follow only when the update matched.
 //! - A settle locks the hold (`FOR UPDATE ... WHERE state = 'active'`, so a second settle waits
 //!   and then finds it ended), then the account (`FOR UPDATE` returns the latest committed
 //!   row), computes the plan-then-balance split from those locked values, and writes hold,
-//!   account and journal in the same statement.
+//!   account and journal.
 //!
-//! Lock order is hold, then account everywhere; the reaper skips holds a settle has locked.
+//! Everything else (accounts, keys, deposits, the reaper, pruning) is one statement or one
+//! short transaction on a pooled connection. Lock order is hold, then account everywhere,
+//! and a batch takes accounts in id order; the reaper skips holds a settle has locked.
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -23,54 +25,15 @@ use sqlx::{ConnectOptions, Connection, Postgres, Row};
 
 use crate::conns::Conns;
 use crate::ledger::{self, EndKind};
+use crate::pg_writer::Writers;
 use crate::{
-    money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
+    AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 const CONNECTIONS: usize = 16;
 const EXPIRE_BATCH: i64 = 500;
-/// Attempts at a hold whose conditional write failed while a fresh read says it fits
-/// (credit freed by a concurrent settle between the two).
-const HOLD_ATTEMPTS: usize = 3;
-
-/// Available credit for new holds: plan credits left today (`$DAY`) + balance − holds.
-macro_rules! available_sql {
-    ($day:literal) => {
-        concat!(
-            "(CASE WHEN plan_day >= ",
-            $day,
-            " THEN GREATEST(plan_daily_credits - plan_used, 0) ELSE plan_daily_credits END)",
-            " + credits - held"
-        )
-    };
-}
-
-/// $1 account, $2 credits, $3 today, $4 request id, $5 model, $6 now, $7 expires at.
-const HOLD: &str = concat!(
-    "WITH a AS (
-        UPDATE accounts SET held = held + $2
-         WHERE id = $1 AND ",
-    available_sql!("$3"),
-    " >= $2
-         RETURNING id
-     ), h AS (
-        INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at)
-        SELECT $4, id, $2, $5, $6, $7 FROM a
-     ), j AS (
-        INSERT INTO journal (at, kind, account_id, request_id, model, credits)
-        SELECT $6, 'hold', id, $4, $5, $2 FROM a
-     )
-     SELECT count(*) AS admitted FROM a"
-);
-
-/// $1 account, $2 today.
-const AVAILABLE: &str = concat!(
-    "SELECT ",
-    available_sql!("$2"),
-    " AS available FROM accounts WHERE id = $1"
-);
 
 /// $1 account, $2 credits, $3 now, $4 cap on lifetime deposits.
 const GRANT: &str = "WITH a AS (
@@ -83,78 +46,30 @@ const GRANT: &str = "WITH a AS (
      )
      SELECT credits FROM a";
 
-/// Ends a hold: $1 request id, $2 now, $3 today, $4 'settle' or 'void', $5 billed credits
-/// (NULL: usage missing), $6-$8 input/output/reasoning tokens. Mirrors `ledger::ending`:
-/// a hold at or past its expiry ends as 'expire' with charge 0; the charge is clamped to
-/// [0, hold] and split plan first, then balance, never more than the balance; the plan day
-/// only moves forward. No row: no active hold with that id.
-const END: &str = "WITH h AS (
-    SELECT request_id, account_id, credits, model, expires_at <= $2 AS expired
-      FROM holds WHERE request_id = $1 AND state = 'active'
-       FOR UPDATE
- ), a AS (
-    SELECT id,
-           CASE WHEN plan_day >= $3 THEN plan_used ELSE 0 END AS used,
-           GREATEST(plan_day, $3) AS day,
-           CASE WHEN plan_day >= $3 THEN GREATEST(plan_daily_credits - plan_used, 0)
-                ELSE plan_daily_credits END AS plan_left,
-           credits AS balance
-      FROM accounts WHERE id = (SELECT account_id FROM h)
-       FOR UPDATE
- ), c AS (
-    SELECT h.account_id, h.credits AS hold, h.model,
-           CASE WHEN h.expired THEN 'expire' ELSE $4::TEXT END AS kind,
-           CASE WHEN h.expired THEN 0
-                WHEN $5::BIGINT IS NULL THEN h.credits
-                ELSE LEAST(GREATEST($5::BIGINT, 0), h.credits) END AS charge,
-           a.used, a.day, a.plan_left, a.balance
-      FROM h JOIN a ON a.id = h.account_id
- ), s AS (
-    SELECT c.*, LEAST(c.charge, c.plan_left) AS from_plan,
-           LEAST(c.charge - LEAST(c.charge, c.plan_left), c.balance) AS from_balance
-      FROM c
- ), uh AS (
-    UPDATE holds SET state = CASE s.kind WHEN 'settle' THEN 'settled'
-                                         WHEN 'void' THEN 'voided'
-                                         ELSE 'expired' END,
-                     ended_at = $2,
-                     charged_plan = s.from_plan,
-                     charged_balance = s.from_balance
-      FROM s WHERE holds.request_id = $1
- ), ua AS (
-    UPDATE accounts SET held = accounts.held - s.hold,
-                        credits = accounts.credits - s.from_balance,
-                        total_spent = accounts.total_spent + s.from_balance,
-                        plan_used = s.used + s.from_plan,
-                        plan_day = s.day
-      FROM s WHERE accounts.id = s.account_id
- ), j AS (
-    INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
-                         output_tokens, reasoning_tokens, credits, bucket, plan_day)
-    SELECT $2, s.kind, s.account_id, $1, s.model,
-           CASE WHEN s.kind = 'settle' THEN $6::BIGINT ELSE 0 END,
-           CASE WHEN s.kind = 'settle' THEN $7::BIGINT ELSE 0 END,
-           CASE WHEN s.kind = 'settle' THEN $8::BIGINT ELSE 0 END,
-           s.from_balance,
-           CASE WHEN s.kind = 'settle' THEN 'balance' END, NULL::BIGINT
-      FROM s
-    UNION ALL
-    SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_plan, 'plan', s.day
-      FROM s WHERE s.from_plan > 0
- )
- SELECT kind, hold, from_plan, from_balance FROM s";
+/// $1 now, $2 batch size: holds due to expire, read without locks.
+const DUE: &str = "SELECT request_id, account_id FROM holds
+      WHERE state = 'active' AND expires_at <= $1
+      ORDER BY expires_at LIMIT $2";
 
-/// $1 now, $2 batch size. SKIP LOCKED: a hold being settled right now is left to its settle.
+/// $1 accounts. Locked in id order, before any hold: the order every ledger transaction
+/// takes locks in (account, then hold), so the reaper cannot deadlock with the writers.
+const LOCK_ACCOUNTS: &str = "SELECT id FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE";
+
+/// $1 now, $2 request ids. Re-checked under the locks: a hold settled meanwhile stays so.
 const EXPIRE: &str = "UPDATE holds SET state = 'expired', ended_at = $1
-      WHERE request_id IN (SELECT request_id FROM holds
-                            WHERE state = 'active' AND expires_at <= $1
-                            ORDER BY expires_at LIMIT $2
-                              FOR UPDATE SKIP LOCKED)
+      WHERE request_id = ANY($2) AND state = 'active' AND expires_at <= $1
      RETURNING account_id, credits, request_id, model";
+
+/// $1 cut-off, $2 batch size. The subquery walks the `holds_ended` index.
+const PRUNE: &str = "DELETE FROM holds WHERE request_id IN
+       (SELECT request_id FROM holds WHERE state <> 'active' AND ended_at < $1 LIMIT $2)";
+const PRUNE_BATCH: i64 = 1000;
 
 #[derive(Clone)]
 pub(crate) struct PgStore {
     pub(crate) conns: Arc<Conns<Postgres>>,
+    /// Holds and settles, committed in batches.
+    writers: Writers,
 }
 
 impl PgStore {
@@ -165,11 +80,13 @@ impl PgStore {
         let mut first = options.connect().await?;
         MIGRATOR.run(&mut first).await?;
         Ok(PgStore {
+            writers: Writers::start(options.clone()),
             conns: Arc::new(Conns::new(options, CONNECTIONS, Some(first))),
         })
     }
 
     pub(crate) async fn close(&self) {
+        self.writers.close().await;
         self.conns.close().await;
     }
 
@@ -205,12 +122,7 @@ impl PgStore {
     }
 
     pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
-        let mut conn = self.conns.acquire().await?;
-        let result = hold_in(&mut conn, req, now).await;
-        if let Err(e) = &result {
-            conn.check(e);
-        }
-        result
+        self.writers.hold(req, now).await
     }
 
     pub(crate) async fn end_hold(
@@ -220,12 +132,31 @@ impl PgStore {
         charge: Option<&Charge>,
         now: Millis,
     ) -> Result<SettleOutcome> {
-        let mut conn = self.conns.acquire().await?;
-        let result = end_hold_in(&mut conn, request_id, kind, charge, now).await;
-        if let Err(e) = &result {
-            conn.check(e);
+        self.writers.end_hold(request_id, kind, charge, now).await
+    }
+
+    pub(crate) async fn prune_holds(&self, before: Millis) -> Result<u64> {
+        let mut total = 0u64;
+        loop {
+            let mut conn = self.conns.acquire().await?;
+            let result = sqlx::query(PRUNE)
+                .bind(before)
+                .bind(PRUNE_BATCH)
+                .execute(&mut *conn)
+                .await;
+            let n = match result {
+                Ok(done) => done.rows_affected(),
+                Err(e) => {
+                    let e = StoreError::from(e);
+                    conn.check(&e);
+                    return Err(e);
+                }
+            };
+            total += n;
+            if (n as i64) < PRUNE_BATCH {
+                return Ok(total);
+            }
         }
-        result
     }
 
     pub(crate) async fn expire_holds(&self, now: Millis) -> Result<u64> {
@@ -233,9 +164,9 @@ impl PgStore {
         let mut total = 0u64;
         loop {
             match expire_batch(&mut conn, now).await {
-                Ok(n) => {
-                    total += n;
-                    if (n as i64) < EXPIRE_BATCH {
+                Ok((expired, due)) => {
+                    total += expired;
+                    if (due as i64) < EXPIRE_BATCH {
                         return Ok(total);
                     }
                 }
@@ -276,99 +207,33 @@ async fn grant_in(
     })
 }
 
-async fn hold_in(conn: &mut PgConnection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
-    let today = money::utc_day(now);
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let admitted: i64 = sqlx::query(HOLD)
-            .bind(req.account_id)
-            .bind(req.credits)
-            .bind(today)
-            .bind(&req.request_id)
-            .bind(&req.model)
-            .bind(now)
-            .bind(req.expires_at)
-            .fetch_one(&mut *conn)
-            .await
-            .map_err(ledger::duplicate_request)?
-            .try_get("admitted")?;
-        if admitted == 1 {
-            return Ok(HoldOutcome::Held);
-        }
-        // Not admitted. Under READ COMMITTED a settle may have freed credit since the write
-        // looked; a fresh read tells, and a retry is a new conditional write.
-        let available: i64 = sqlx::query(AVAILABLE)
-            .bind(req.account_id)
-            .bind(today)
-            .fetch_optional(&mut *conn)
-            .await?
-            .ok_or(StoreError::NotFound("account"))?
-            .try_get("available")?;
-        if available < req.credits || attempt >= HOLD_ATTEMPTS {
-            return Ok(HoldOutcome::Insufficient {
-                needed: req.credits,
-                available: available.clamp(0, req.credits - 1),
-            });
-        }
-    }
-}
-
-async fn end_hold_in(
-    conn: &mut PgConnection,
-    request_id: &str,
-    kind: EndKind,
-    charge: Option<&Charge>,
-    now: Millis,
-) -> Result<SettleOutcome> {
-    let billed = match kind {
-        EndKind::Settle => charge.map(|c| c.credits),
-        EndKind::Void | EndKind::Expire => Some(0),
-    };
-    let tokens = charge
-        .filter(|_| kind == EndKind::Settle)
-        .cloned()
-        .unwrap_or_default();
-    let row = sqlx::query(END)
-        .bind(request_id)
-        .bind(now)
-        .bind(money::utc_day(now))
-        .bind(kind.journal_kind())
-        .bind(billed)
-        .bind(tokens.input_tokens)
-        .bind(tokens.output_tokens)
-        .bind(tokens.reasoning_tokens)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(row) = row else {
-        let exists = sqlx::query("SELECT 1 FROM holds WHERE request_id = $1")
-            .bind(request_id)
-            .fetch_optional(&mut *conn)
-            .await?
-            .is_some();
-        return Ok(if exists {
-            SettleOutcome::AlreadyEnded
-        } else {
-            SettleOutcome::UnknownHold
-        });
-    };
-    let end = ledger::Ending {
-        kind: match row.try_get::<&str, _>("kind")? {
-            "settle" => EndKind::Settle,
-            "void" => EndKind::Void,
-            _ => EndKind::Expire,
-        },
-        from_plan: row.try_get("from_plan")?,
-        from_balance: row.try_get("from_balance")?,
-    };
-    Ok(end.outcome(row.try_get("hold")?))
-}
-
-async fn expire_batch(conn: &mut PgConnection, now: Millis) -> Result<u64> {
+/// Expires one batch of due holds. Returns (holds expired, holds found due).
+async fn expire_batch(conn: &mut PgConnection, now: Millis) -> Result<(u64, usize)> {
     let mut tx = conn.begin().await?;
-    let expired = sqlx::query(EXPIRE)
+    let due = sqlx::query(DUE)
         .bind(now)
         .bind(EXPIRE_BATCH)
+        .fetch_all(&mut *tx)
+        .await?;
+    if due.is_empty() {
+        tx.commit().await?;
+        return Ok((0, 0));
+    }
+    let mut ids = Vec::with_capacity(due.len());
+    let mut accounts = Vec::with_capacity(due.len());
+    for r in &due {
+        ids.push(r.try_get::<String, _>("request_id")?);
+        accounts.push(r.try_get::<AccountId, _>("account_id")?);
+    }
+    accounts.sort_unstable();
+    accounts.dedup();
+    sqlx::query(LOCK_ACCOUNTS)
+        .bind(&accounts)
+        .execute(&mut *tx)
+        .await?;
+    let expired = sqlx::query(EXPIRE)
+        .bind(now)
+        .bind(&ids)
         .fetch_all(&mut *tx)
         .await?;
     let expired = expired
@@ -382,7 +247,6 @@ async fn expire_batch(conn: &mut PgConnection, now: Millis) -> Result<u64> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    // Accounts in id order: a stable lock order between concurrent reapers.
     for (account, released) in ledger::released_by_account(&expired) {
         sqlx::query("UPDATE accounts SET held = held - $1 WHERE id = $2")
             .bind(released)
@@ -405,5 +269,5 @@ async fn expire_batch(conn: &mut PgConnection, now: Millis) -> Result<u64> {
         qb.build().execute(&mut *tx).await?;
     }
     tx.commit().await?;
-    Ok(expired.len() as u64)
+    Ok((expired.len() as u64, due.len()))
 }

@@ -1,36 +1,39 @@
-//! The SQLite backend: one file in WAL mode, one writer task, a few reader connections.
+//! The SQLite backend: one file in WAL mode, one writer thread, a few reader connections.
 //!
-//! Writers serialize in two places: inside this process in the writer task, which owns the
-//! only write connection and commits queued jobs in groups (see `sqlite_writer`), and
+//! Writers serialize in two places: inside this process on the writer thread, which owns
+//! the only write connection and commits queued jobs in groups (see `sqlite_writer`), and
 //! across processes (the server and `shoal admin` on the same file) on SQLite's write lock,
 //! taken up front by `BEGIN IMMEDIATE` and waited for with `busy_timeout`. Inside such a
-//! transaction nobody else can write; the hold is still a single conditional `UPDATE`, the
-//! rule both backends share.
+//! transaction nobody else can write, so a job may read a row and then write what it
+//! computed from it; the hold is still a single conditional `UPDATE`, the rule both
+//! backends share.
 //!
-//! Each ledger movement is one text of several statements: one trip to SQLite's worker
-//! thread instead of one per statement. sqlx binds the `?N` parameters of later statements
-//! of such a text at an offset that grows with the unused `?N` slots ("gaps") of earlier
-//! ones, and silently leaves them NULL once it passes the number of arguments;
-//! `multi_statement_binds_are_safe` below keeps every text clear of that.
+//! A job is a handful of small statements (one row each, cached prepared statements, no
+//! `RETURNING`, no joins or unions that make SQLite build temporary tables); the arithmetic
+//! of a settle is `money`'s, in Rust.
+//!
+//! Reads (authentication, balances, listings, `verify_ledger`) use separate sqlx
+//! connections and never wait for the writer; migrations run through sqlx as well.
 //!
 //! Durability: `synchronous = NORMAL` in WAL mode. A committed transaction survives a crash
 //! of the process (`kill -9`); an OS crash or power loss may lose the last transactions
 //! before a checkpoint, but never leaves a half-applied one. This is SQLite's recommended
 //! setting for WAL and what keeps the embedded default fast.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::sqlite::{
-    SqliteArguments, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous,
-};
-use sqlx::{ConnectOptions, Row, Sqlite};
+use rusqlite::types::Value;
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sqlx::{ConnectOptions, Sqlite};
 
 use crate::conns::{Conns, Lease};
 use crate::ledger::{self, EndKind};
-use crate::sqlite_writer::{self, job_sql, Writer};
+use crate::sqlite_writer::{self, Db, Writer};
 use crate::{
     money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
 };
@@ -40,150 +43,86 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite")
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 const READERS: usize = 4;
-/// Holds expired per transaction by the reaper.
+/// Holds expired per job by the reaper.
 const EXPIRE_BATCH: i64 = 500;
+/// Ended holds deleted per job by `prune_holds`.
+const PRUNE_BATCH: i64 = 1000;
 
-/// Available credit for new holds: plan credits left today (`?DAY`) + balance − holds.
-macro_rules! available_sql {
-    ($day:literal) => {
-        concat!(
-            "(CASE WHEN plan_day >= ",
-            $day,
-            " THEN MAX(plan_daily_credits - plan_used, 0) ELSE plan_daily_credits END)",
-            " + credits - held"
-        )
-    };
-}
-
-/// ?1 account, ?2 credits, ?3 today, ?4 request id, ?5 model, ?6 now, ?7 expires at.
-/// The conditional write admits the hold; the inserts run only if it did (`changes()` is
-/// the row count of the statement before). Returns a row when held, none when not.
-/// (sqlx's summed "rows affected" is no use here: SQLite reports the previous count again
-/// for BEGIN and COMMIT.)
-const HOLD: [&str; 2] = job_sql!(
-    "UPDATE accounts SET held = held + ?2 WHERE id = ?1 AND ",
-    available_sql!("?3"),
-    " >= ?2;
-     INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at)
-      SELECT ?4, ?1, ?2, ?5, ?6, ?7 WHERE changes() = 1;
-     INSERT INTO journal (at, kind, account_id, request_id, model, credits)
-      SELECT ?6, 'hold', ?1, ?4, ?5, ?2 WHERE changes() = 1
-      RETURNING id;"
-);
+/// ?1 account, ?2 credits, ?3 today. The conditional write that admits a hold: available
+/// credit (plan credits left today + balance − holds) must cover it.
+const HOLD_ADMIT: &str = "UPDATE accounts SET held = held + ?2
+      WHERE id = ?1
+        AND (CASE WHEN plan_day >= ?3 THEN MAX(plan_daily_credits - plan_used, 0)
+                  ELSE plan_daily_credits END) + credits - held >= ?2";
 
 /// ?1 account, ?2 today.
-const AVAILABLE: &str = concat!(
-    "SELECT ",
-    available_sql!("?2"),
-    " AS available FROM accounts WHERE id = ?1"
-);
+const AVAILABLE: &str =
+    "SELECT (CASE WHEN plan_day >= ?2 THEN MAX(plan_daily_credits - plan_used, 0)
+                   ELSE plan_daily_credits END) + credits - held
+       FROM accounts WHERE id = ?1";
 
-/// The charge of the hold being ended (a column expression inside `UPDATE holds`): 0 when
-/// expired or voided; the billed credits ?5 clamped to [0, hold]; the whole hold when ?5
-/// is NULL (usage missing).
-macro_rules! charge_sql {
-    () => {
-        "(CASE WHEN expires_at <= ?2 OR ?4 <> 'settle' THEN 0
-               WHEN ?5 IS NULL THEN credits
-               ELSE MAX(0, MIN(?5, credits)) END)"
-    };
-}
+const INSERT_HOLD: &str =
+    "INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
-/// Plan credits left today (?3) on the hold's account.
-macro_rules! plan_left_sql {
-    () => {
-        "(SELECT CASE WHEN a.plan_day >= ?3 THEN MAX(a.plan_daily_credits - a.plan_used, 0)
-                      ELSE a.plan_daily_credits END
-            FROM accounts a WHERE a.id = holds.account_id)"
-    };
-}
+const JOURNAL_HOLD: &str = "INSERT INTO journal (at, kind, account_id, request_id, model, credits)
+     VALUES (?1, 'hold', ?2, ?3, ?4, ?5)";
 
-/// Ends a hold: ?1 request id, ?2 now, ?3 today, ?4 'settle' or 'void', ?5 billed credits
-/// (NULL: usage missing), ?6-?8 input/output/reasoning tokens.
-///
-/// Mirrors `money::clamp_charge`/`split_charge`/`plan_left` and the PostgreSQL statement:
-/// a hold at or past its expiry ends as expired with charge 0; the charge is split plan
-/// credits left today first, then the balance, never more than the balance; the plan day
-/// only moves forward. The split is stored on the hold row first, and the account and the
-/// journal are written from it. The last SELECT reports the hold; `ended_now` counts the
-/// journal rows this call wrote (0: the hold had already ended).
-const END: [&str; 2] = job_sql!(
-    "UPDATE holds
-        SET state = CASE WHEN expires_at <= ?2 THEN 'expired'
-                         WHEN ?4 = 'settle' THEN 'settled' ELSE 'voided' END,
-            ended_at = ?2,
-            charged_plan = MIN(",
-    charge_sql!(),
-    ", ",
-    plan_left_sql!(),
-    "),
-            charged_balance = MIN(",
-    charge_sql!(),
-    " - MIN(",
-    charge_sql!(),
-    ", ",
-    plan_left_sql!(),
-    "),
-                                  (SELECT a.credits FROM accounts a WHERE a.id = holds.account_id))
-      WHERE request_id = ?1 AND state = 'active';
-     UPDATE accounts
-        SET held = accounts.held - h.hold,
-            credits = accounts.credits - h.charged_balance,
-            total_spent = accounts.total_spent + h.charged_balance,
-            plan_used = (CASE WHEN accounts.plan_day >= ?3 THEN accounts.plan_used ELSE 0 END)
-                        + h.charged_plan,
-            plan_day = MAX(accounts.plan_day, ?3)
-       FROM (SELECT account_id, credits AS hold, charged_plan, charged_balance
-               FROM holds WHERE request_id = ?1) AS h
-      WHERE accounts.id = h.account_id AND changes() = 1;
-     INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
+const HOLD_OF: &str =
+    "SELECT account_id, credits, model, expires_at, state = 'active' FROM holds WHERE request_id = ?1";
+
+const ACCOUNT_OF: &str =
+    "SELECT credits, plan_daily_credits, plan_day, plan_used FROM accounts WHERE id = ?1";
+
+const END_HOLD: &str = "UPDATE holds
+        SET state = ?2, ended_at = ?3, charged_plan = ?4, charged_balance = ?5
+      WHERE request_id = ?1 AND state = 'active'";
+
+/// ?1 account, ?2 hold released, ?3 spent from the balance, ?4 plan used on day ?5.
+const END_ACCOUNT: &str = "UPDATE accounts
+        SET held = held - ?2, credits = credits - ?3, total_spent = total_spent + ?3,
+            plan_used = ?4, plan_day = ?5
+      WHERE id = ?1";
+
+const JOURNAL_END: &str =
+    "INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
                           output_tokens, reasoning_tokens, credits, bucket, plan_day)
-      SELECT ?2, CASE state WHEN 'settled' THEN 'settle' WHEN 'voided' THEN 'void'
-                            ELSE 'expire' END,
-             account_id, request_id, model,
-             CASE WHEN state = 'settled' THEN ?6 ELSE 0 END,
-             CASE WHEN state = 'settled' THEN ?7 ELSE 0 END,
-             CASE WHEN state = 'settled' THEN ?8 ELSE 0 END,
-             charged_balance, CASE WHEN state = 'settled' THEN 'balance' END, NULL
-        FROM holds WHERE request_id = ?1 AND changes() = 1
-      UNION ALL
-      SELECT ?2, 'settle', account_id, request_id, model, 0, 0, 0, charged_plan, 'plan',
-             (SELECT a.plan_day FROM accounts a WHERE a.id = holds.account_id)
-        FROM holds WHERE request_id = ?1 AND charged_plan > 0 AND changes() = 1;
-     SELECT state, credits AS hold, charged_plan, charged_balance, changes() AS ended_now
-       FROM holds WHERE request_id = ?1;"
-);
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
-/// ?1 account, ?2 credits, ?3 now, ?4 cap on lifetime deposits. Returns the new balance
-/// (no row: unknown account or over the cap).
-const GRANT: [&str; 2] = job_sql!(
+/// ?1 account, ?2 credits, ?3 cap on lifetime deposits.
+const GRANT: &str =
     "UPDATE accounts SET credits = credits + ?2, total_deposited = total_deposited + ?2
-      WHERE id = ?1 AND total_deposited + ?2 <= ?4
-      RETURNING credits;
-     INSERT INTO journal (at, kind, account_id, credits, bucket)
-      SELECT ?3, 'deposit', ?1, ?2, 'balance' WHERE changes() = 1;"
-);
+      WHERE id = ?1 AND total_deposited + ?2 <= ?3";
+
+const JOURNAL_DEPOSIT: &str = "INSERT INTO journal (at, kind, account_id, credits, bucket)
+     VALUES (?1, 'deposit', ?2, ?3, 'balance')";
+
+const BALANCE_OF: &str = "SELECT credits FROM accounts WHERE id = ?1";
 
 /// ?1 now, ?2 batch size.
-const EXPIRE: &str = "UPDATE holds SET state = 'expired', ended_at = ?1
-      WHERE request_id IN (SELECT request_id FROM holds
-                            WHERE state = 'active' AND expires_at <= ?1
-                            ORDER BY expires_at LIMIT ?2)
-     RETURNING account_id, credits, request_id, model";
+const EXPIRE_DUE: &str = "SELECT request_id, account_id, credits, model FROM holds
+      WHERE state = 'active' AND expires_at <= ?1
+      ORDER BY expires_at LIMIT ?2";
+
+const EXPIRE_HOLD: &str =
+    "UPDATE holds SET state = 'expired', ended_at = ?2 WHERE request_id = ?1 AND state = 'active'";
+
+const RELEASE: &str = "UPDATE accounts SET held = held - ?2 WHERE id = ?1";
+
+const JOURNAL_EXPIRE: &str =
+    "INSERT INTO journal (at, kind, account_id, request_id, model, credits)
+     VALUES (?1, 'expire', ?2, ?3, ?4, 0)";
+
+/// ?1 cut-off, ?2 batch size. The subquery walks the `holds_ended` index.
+const PRUNE: &str = "DELETE FROM holds WHERE request_id IN
+       (SELECT request_id FROM holds WHERE state <> 'active' AND ended_at < ?1 LIMIT ?2)";
 
 #[derive(Clone)]
 pub(crate) struct SqliteStore {
-    /// The one write connection, owned by the writer task.
+    /// The one write connection, owned by the writer thread.
     writer: Writer,
     /// Reads (authentication, balances, listings) run here and never wait for the writer.
     reader: Arc<Conns<Sqlite>>,
-}
-
-/// What a hold job found.
-enum Held {
-    Yes,
-    No { available: i64 },
-    NoAccount,
 }
 
 /// A throwaway database file (what `sqlite::memory:` opens), removed on drop.
@@ -195,6 +134,27 @@ impl Drop for Scratch {
             let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
         }
     }
+}
+
+/// A connection for the writer thread (or its checkpointer), with the same settings as the
+/// readers'.
+fn open_writer(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Savepoints (one per job in a group commit) journal pages in temp storage: keep that
+    // in memory rather than in temp files.
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
+    conn.pragma_update(None, "journal_size_limit", sqlite_writer::WAL_SIZE_LIMIT)?;
+    conn.set_prepared_statement_cache_capacity(sqlite_writer::STATEMENT_CACHE);
+    Ok(conn)
 }
 
 impl SqliteStore {
@@ -227,8 +187,6 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true)
-            // Savepoints (one per job in a group commit) journal pages in temp storage:
-            // keep that in memory rather than in temp files.
             .pragma("temp_store", "memory");
         let mut first = options.connect().await?;
         // Two processes opening a new file at once (server and `shoal admin`) may both try
@@ -236,8 +194,19 @@ impl SqliteStore {
         if MIGRATOR.run(&mut first).await.is_err() {
             MIGRATOR.run(&mut first).await?;
         }
-        let writer = Writer::start(first, scratch.map(|s| Box::new(s) as Box<dyn Send>));
-        let reader = Arc::new(Conns::new(options, READERS, None));
+        let path = options.get_filename().to_path_buf();
+        let (conn, checkpoints) = tokio::task::spawn_blocking(move || {
+            Ok::<_, rusqlite::Error>((open_writer(&path)?, open_writer(&path)?))
+        })
+        .await
+        .map_err(|e| StoreError::Database(sqlx::Error::Protocol(e.to_string())))?
+        .db()?;
+        let writer = Writer::start(
+            conn,
+            checkpoints,
+            scratch.map(|s| Box::new(s) as Box<dyn Send>),
+        )?;
+        let reader = Arc::new(Conns::new(options, READERS, Some(first)));
         Ok(SqliteStore { writer, reader })
     }
 
@@ -256,22 +225,22 @@ impl SqliteStore {
     pub(crate) async fn write_returning_id(
         &self,
         sql: &'static str,
-        args: SqliteArguments<'static>,
+        args: Vec<Value>,
     ) -> Result<Option<i64>> {
         self.writer
-            .run(move |conn: &mut SqliteConnection, mode| {
-                Box::pin(async move {
-                    sqlite_writer::open(conn, mode).await?;
-                    let row = sqlx::query_with(sql, args)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                    let id = match row {
-                        Some(row) => Some(row.try_get::<i64, _>(0)?),
-                        None => None,
-                    };
-                    sqlite_writer::close(conn, mode).await?;
-                    Ok(id)
-                })
+            .run(move |conn| {
+                let mut stmt = conn.prepare_cached(sql).db()?;
+                for (i, arg) in args.iter().enumerate() {
+                    // `$n` are named parameters to SQLite, numbered in order of appearance.
+                    if let Some(at) = stmt.parameter_index(&format!("${}", i + 1)).db()? {
+                        stmt.raw_bind_parameter(at, arg).db()?;
+                    }
+                }
+                let mut rows = stmt.raw_query();
+                match rows.next().db()? {
+                    Some(row) => Ok(Some(row.get::<_, i64>(0).db()?)),
+                    None => Ok(None),
+                }
             })
             .await
     }
@@ -282,85 +251,37 @@ impl SqliteStore {
         credits: i64,
         now: Millis,
     ) -> Result<i64> {
-        let granted = self
-            .writer
-            .run(move |conn: &mut SqliteConnection, mode| {
-                Box::pin(async move {
-                    let rows = sqlx::query(GRANT[mode as usize])
-                        .bind(account)
-                        .bind(credits)
-                        .bind(now)
-                        .bind(ledger::MAX_CREDITS)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                    match rows.first() {
-                        Some(row) => Ok(Some(row.try_get::<i64, _>("credits")?)),
-                        None => Ok(None),
+        self.writer
+            .run(move |conn| {
+                let granted = conn
+                    .prepare_cached(GRANT)
+                    .db()?
+                    .execute(params![account, credits, ledger::MAX_CREDITS])
+                    .db()?;
+                let balance: Option<i64> = conn
+                    .prepare_cached(BALANCE_OF)
+                    .db()?
+                    .query_row([account], |r| r.get(0))
+                    .optional()
+                    .db()?;
+                match (granted, balance) {
+                    (1, Some(balance)) => {
+                        conn.prepare_cached(JOURNAL_DEPOSIT)
+                            .db()?
+                            .execute(params![now, account, credits])
+                            .db()?;
+                        Ok(balance)
                     }
-                })
+                    (_, Some(_)) => Err(ledger::over_cap()),
+                    (_, None) => Err(StoreError::NotFound("account")),
+                }
             })
-            .await?;
-        if let Some(balance) = granted {
-            return Ok(balance);
-        }
-        let exists = sqlx::query("SELECT 1 FROM accounts WHERE id = ?1")
-            .bind(account)
-            .fetch_optional(&mut *self.reader().await?)
-            .await?
-            .is_some();
-        Err(if exists {
-            ledger::over_cap()
-        } else {
-            StoreError::NotFound("account")
-        })
+            .await
     }
 
     pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
-        let today = money::utc_day(now);
-        let needed = req.credits;
         let req = req.clone();
-        let held = self
-            .writer
-            .run(move |conn: &mut SqliteConnection, mode| {
-                Box::pin(async move {
-                    let rows = sqlx::query(HOLD[mode as usize])
-                        .bind(req.account_id)
-                        .bind(req.credits)
-                        .bind(today)
-                        .bind(&req.request_id)
-                        .bind(&req.model)
-                        .bind(now)
-                        .bind(req.expires_at)
-                        .fetch_all(&mut *conn)
-                        .await
-                        .map_err(ledger::duplicate_request)?;
-                    if !rows.is_empty() {
-                        return Ok(Held::Yes);
-                    }
-                    // Nothing was written. Still the writer's turn: this read sees exactly
-                    // what the conditional write saw (barring another process's write).
-                    let row = sqlx::query(AVAILABLE)
-                        .bind(req.account_id)
-                        .bind(today)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                    Ok(match row {
-                        Some(row) => Held::No {
-                            available: row.try_get("available")?,
-                        },
-                        None => Held::NoAccount,
-                    })
-                })
-            })
-            .await?;
-        match held {
-            Held::Yes => Ok(HoldOutcome::Held),
-            Held::No { available } => Ok(HoldOutcome::Insufficient {
-                needed,
-                available: available.max(0),
-            }),
-            Held::NoAccount => Err(StoreError::NotFound("account")),
-        }
+        self.writer.run(move |conn| hold(conn, &req, now)).await
     }
 
     /// Ends the hold of `request_id` (settle or void), or finds it already ended.
@@ -371,43 +292,10 @@ impl SqliteStore {
         charge: Option<&Charge>,
         now: Millis,
     ) -> Result<SettleOutcome> {
-        let billed = match kind {
-            EndKind::Settle => charge.map(|c| c.credits),
-            EndKind::Void | EndKind::Expire => Some(0),
-        };
-        let tokens = charge
-            .filter(|_| kind == EndKind::Settle)
-            .cloned()
-            .unwrap_or_default();
         let request_id = request_id.to_string();
+        let charge = charge.cloned();
         self.writer
-            .run(move |conn: &mut SqliteConnection, mode| {
-                Box::pin(async move {
-                    let rows = sqlx::query(END[mode as usize])
-                        .bind(&request_id)
-                        .bind(now)
-                        .bind(money::utc_day(now))
-                        .bind(kind.journal_kind())
-                        .bind(billed)
-                        .bind(tokens.input_tokens)
-                        .bind(tokens.output_tokens)
-                        .bind(tokens.reasoning_tokens)
-                        .fetch_all(&mut *conn)
-                        .await?;
-                    let Some(row) = rows.first() else {
-                        return Ok(SettleOutcome::UnknownHold);
-                    };
-                    if row.try_get::<i64, _>("ended_now")? == 0 {
-                        return Ok(SettleOutcome::AlreadyEnded);
-                    }
-                    let end = ledger::Ending {
-                        kind: EndKind::from_hold_state(row.try_get("state")?),
-                        from_plan: row.try_get("charged_plan")?,
-                        from_balance: row.try_get("charged_balance")?,
-                    };
-                    Ok(end.outcome(row.try_get("hold")?))
-                })
-            })
+            .run(move |conn| end_hold(conn, &request_id, kind, charge.as_ref(), now))
             .await
     }
 
@@ -415,117 +303,244 @@ impl SqliteStore {
         let mut total = 0u64;
         loop {
             // One job per batch, so that other writes get their turn in between.
-            let n = self
-                .writer
-                .run(move |conn: &mut SqliteConnection, mode| {
-                    Box::pin(async move {
-                        sqlite_writer::open(conn, mode).await?;
-                        let n = expire_batch(conn, now).await?;
-                        sqlite_writer::close(conn, mode).await?;
-                        Ok(n)
-                    })
-                })
-                .await?;
+            let n = self.writer.run(move |conn| expire_batch(conn, now)).await?;
             total += n;
             if (n as i64) < EXPIRE_BATCH {
                 return Ok(total);
             }
         }
     }
+
+    pub(crate) async fn prune_holds(&self, before: Millis) -> Result<u64> {
+        let mut total = 0u64;
+        loop {
+            let n = self
+                .writer
+                .run(move |conn| {
+                    let n = conn
+                        .prepare_cached(PRUNE)
+                        .db()?
+                        .execute(params![before, PRUNE_BATCH])
+                        .db()?;
+                    Ok(n as u64)
+                })
+                .await?;
+            total += n;
+            if (n as i64) < PRUNE_BATCH {
+                return Ok(total);
+            }
+        }
+    }
 }
 
-async fn expire_batch(conn: &mut SqliteConnection, now: Millis) -> Result<u64> {
-    let expired = sqlx::query(EXPIRE)
-        .bind(now)
-        .bind(EXPIRE_BATCH)
-        .fetch_all(&mut *conn)
-        .await?;
-    let expired = expired
-        .iter()
-        .map(|r| -> Result<ledger::Expired> {
-            Ok(ledger::Expired {
-                account_id: r.try_get("account_id")?,
-                credits: r.try_get("credits")?,
-                request_id: r.try_get("request_id")?,
-                model: r.try_get("model")?,
+fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
+    let today = money::utc_day(now);
+    let admitted = conn
+        .prepare_cached(HOLD_ADMIT)
+        .db()?
+        .execute(params![req.account_id, req.credits, today])
+        .db()?;
+    if admitted == 1 {
+        // A duplicate request id fails here, and the writer rolls the admission back.
+        conn.prepare_cached(INSERT_HOLD)
+            .db()?
+            .execute(params![
+                req.request_id,
+                req.account_id,
+                req.credits,
+                req.model,
+                now,
+                req.expires_at
+            ])
+            .db()
+            .map_err(|e| match e {
+                StoreError::Database(e) => ledger::duplicate_request(e),
+                e => e,
+            })?;
+        conn.prepare_cached(JOURNAL_HOLD)
+            .db()?
+            .execute(params![
+                now,
+                req.account_id,
+                req.request_id,
+                req.model,
+                req.credits
+            ])
+            .db()?;
+        return Ok(HoldOutcome::Held);
+    }
+    // Nothing was written. Still the writer's turn: this read sees exactly what the
+    // conditional write saw (barring another process's write).
+    let available: Option<i64> = conn
+        .prepare_cached(AVAILABLE)
+        .db()?
+        .query_row(params![req.account_id, today], |r| r.get(0))
+        .optional()
+        .db()?;
+    match available {
+        Some(available) => Ok(HoldOutcome::Insufficient {
+            needed: req.credits,
+            available: available.max(0),
+        }),
+        None => Err(StoreError::NotFound("account")),
+    }
+}
+
+/// The hold being ended, as read inside the writer's transaction.
+struct OpenHold {
+    account_id: AccountId,
+    credits: i64,
+    model: String,
+    expires_at: Millis,
+    active: bool,
+}
+
+/// Ends a hold: mirrors the PostgreSQL statement. A hold at or past its expiry ends as
+/// expired with charge 0; the charge is clamped to [0, hold] and split plan credits left
+/// today first, then the balance, never more than the balance; the plan day only moves
+/// forward.
+fn end_hold(
+    conn: &Connection,
+    request_id: &str,
+    kind: EndKind,
+    charge: Option<&Charge>,
+    now: Millis,
+) -> Result<SettleOutcome> {
+    let hold = conn
+        .prepare_cached(HOLD_OF)
+        .db()?
+        .query_row([request_id], |r| {
+            Ok(OpenHold {
+                account_id: r.get(0)?,
+                credits: r.get(1)?,
+                model: r.get(2)?,
+                expires_at: r.get(3)?,
+                active: r.get(4)?,
             })
         })
-        .collect::<Result<Vec<_>>>()?;
-    for (account, released) in ledger::released_by_account(&expired) {
-        sqlx::query("UPDATE accounts SET held = held - ?1 WHERE id = ?2")
-            .bind(released)
-            .bind(account)
-            .execute(&mut *conn)
-            .await?;
+        .optional()
+        .db()?;
+    let Some(hold) = hold else {
+        return Ok(SettleOutcome::UnknownHold);
+    };
+    if !hold.active {
+        return Ok(SettleOutcome::AlreadyEnded);
     }
-    for chunk in expired.chunks(100) {
-        let mut qb = sqlx::QueryBuilder::<Sqlite>::new(
-            "INSERT INTO journal (at, kind, account_id, request_id, model, credits) ",
-        );
-        qb.push_values(chunk, |mut b, e| {
-            b.push_bind(now)
-                .push_bind("expire")
-                .push_bind(e.account_id)
-                .push_bind(&e.request_id)
-                .push_bind(&e.model)
-                .push_bind(0i64);
-        });
-        qb.build().execute(&mut *conn).await?;
+    let (balance, daily, plan_day, plan_used): (i64, i64, i64, i64) = conn
+        .prepare_cached(ACCOUNT_OF)
+        .db()?
+        .query_row([hold.account_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .db()?;
+    let today = money::utc_day(now);
+    let kind = if hold.expires_at <= now {
+        EndKind::Expire
+    } else {
+        kind
+    };
+    let charge_credits = match kind {
+        EndKind::Settle => money::clamp_charge(charge.map(|c| c.credits), hold.credits),
+        EndKind::Void | EndKind::Expire => 0,
+    };
+    let plan_left = money::plan_left(daily, plan_day, plan_used, today);
+    let (from_plan, from_balance) = money::split_charge(charge_credits, plan_left, balance);
+    let used_today = if plan_day >= today { plan_used } else { 0 };
+    let day = plan_day.max(today);
+    let ended = conn
+        .prepare_cached(END_HOLD)
+        .db()?
+        .execute(params![
+            request_id,
+            kind.hold_state(),
+            now,
+            from_plan,
+            from_balance
+        ])
+        .db()?;
+    debug_assert_eq!(ended, 1, "the writer's transaction saw the hold active");
+    conn.prepare_cached(END_ACCOUNT)
+        .db()?
+        .execute(params![
+            hold.account_id,
+            hold.credits,
+            from_balance,
+            used_today + from_plan,
+            day
+        ])
+        .db()?;
+    let tokens = charge
+        .filter(|_| kind == EndKind::Settle)
+        .cloned()
+        .unwrap_or_default();
+    let mut journal = conn.prepare_cached(JOURNAL_END).db()?;
+    journal
+        .execute(params![
+            now,
+            kind.journal_kind(),
+            hold.account_id,
+            request_id,
+            hold.model,
+            tokens.input_tokens,
+            tokens.output_tokens,
+            tokens.reasoning_tokens,
+            from_balance,
+            (kind == EndKind::Settle).then_some("balance"),
+            None::<i64>,
+        ])
+        .db()?;
+    if from_plan > 0 {
+        journal
+            .execute(params![
+                now,
+                "settle",
+                hold.account_id,
+                request_id,
+                hold.model,
+                0,
+                0,
+                0,
+                from_plan,
+                "plan",
+                day,
+            ])
+            .db()?;
     }
-    Ok(expired.len() as u64)
+    let end = ledger::Ending {
+        kind,
+        from_plan,
+        from_balance,
+    };
+    Ok(end.outcome(hold.credits))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sqlite_writer::Mode;
-
-    /// How sqlx 0.8 binds `?N` in a multi-statement string: each statement's unnamed slots
-    /// (indexes below its largest `?N` that it does not use) consume arguments from a running
-    /// offset, and binding stops (leaving the rest NULL) once that offset passes the number
-    /// of arguments. Returns whether every named parameter of every statement gets bound.
-    fn binds_safely(sql: &str, args: usize) -> bool {
-        let mut offset = 0;
-        for stmt in sql.split(';') {
-            let mut used = std::collections::BTreeSet::new();
-            let b = stmt.as_bytes();
-            let mut i = 0;
-            while i < b.len() {
-                if b[i] == b'?' {
-                    let digits: String = stmt[i + 1..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_digit())
-                        .collect();
-                    assert!(!digits.is_empty(), "bare ? in {stmt}");
-                    used.insert(digits.parse::<usize>().unwrap());
-                    i += digits.len();
-                }
-                i += 1;
-            }
-            let max = used.iter().max().copied().unwrap_or(0);
-            let mut gaps = 0;
-            for slot in 1..=max {
-                if !used.contains(&slot) {
-                    gaps += 1;
-                    if offset + gaps > args {
-                        return false;
-                    }
-                }
-            }
-            offset += gaps;
-        }
-        true
+fn expire_batch(conn: &Connection, now: Millis) -> Result<u64> {
+    let due = conn
+        .prepare_cached(EXPIRE_DUE)
+        .db()?
+        .query_map(params![now, EXPIRE_BATCH], |r| {
+            Ok(ledger::Expired {
+                request_id: r.get(0)?,
+                account_id: r.get(1)?,
+                credits: r.get(2)?,
+                model: r.get(3)?,
+            })
+        })
+        .db()?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .db()?;
+    let mut end = conn.prepare_cached(EXPIRE_HOLD).db()?;
+    let mut journal = conn.prepare_cached(JOURNAL_EXPIRE).db()?;
+    for e in &due {
+        end.execute(params![e.request_id, now]).db()?;
+        journal
+            .execute(params![now, e.account_id, e.request_id, e.model])
+            .db()?;
     }
-
-    #[test]
-    fn multi_statement_binds_are_safe() {
-        for mode in [Mode::Solo, Mode::Grouped] {
-            let m = mode as usize;
-            assert!(binds_safely(HOLD[m], 7));
-            assert!(binds_safely(END[m], 8));
-            assert!(binds_safely(GRANT[m], 4));
-        }
-        // The check does catch the failure it guards against.
-        assert!(!binds_safely("SELECT ?3; SELECT ?3; SELECT ?2, ?3", 3));
+    let released: BTreeMap<AccountId, i64> = ledger::released_by_account(&due);
+    let mut release = conn.prepare_cached(RELEASE).db()?;
+    for (account, credits) in released {
+        release.execute(params![account, credits]).db()?;
     }
+    Ok(due.len() as u64)
 }

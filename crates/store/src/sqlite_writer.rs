@@ -1,26 +1,41 @@
-//! The SQLite writer: one task owns the one write connection and commits in groups.
+//! The SQLite writer: one OS thread owns the one write connection and commits in groups.
 //!
-//! A commit is most of what a small write costs on SQLite (here about 45 µs of WAL frames,
-//! locks and system calls, more than the statements of a hold). So the writer drains every
-//! job waiting in its queue and runs them in one `BEGIN IMMEDIATE ... COMMIT`, each inside
-//! its own savepoint (`SAVEPOINT op ... RELEASE op`), so that a failing job rolls back alone.
-//! Results are handed out only after the commit: durability is the same as one transaction
-//! per job. A job alone in the queue runs as its own transaction (`BEGIN IMMEDIATE ...
-//! COMMIT` in the same text), one round trip.
+//! The connection is a `rusqlite` one, driven synchronously on its own thread: a job is a
+//! closure that runs there from its first statement to its last, with the thread's cached
+//! prepared statements, so a ledger movement crosses threads twice (the job in, its result
+//! out) however many statements it has. (Through sqlx, every statement's result crossed a
+//! channel from SQLite's worker thread: most of the CPU went to those hand-offs.)
+//!
+//! A commit is most of what a small write costs on SQLite (WAL frames, locks, system
+//! calls). So the thread drains every job waiting in its queue and runs them in one
+//! `BEGIN IMMEDIATE ... COMMIT`, each inside its own savepoint (`SAVEPOINT op ... RELEASE
+//! op`) when there are several, so that a failing job rolls back alone. Results are handed
+//! out only after the commit: durability is the same as one transaction per job.
+//!
+//! Checkpoints (copying the WAL back into the database file, with two `fsync`s) run on a
+//! second thread with its own connection, nudged once the WAL holds [`CHECKPOINT_FRAMES`]
+//! frames (SQLite's own auto-checkpoint threshold, which is turned off for the writer), so the
+//! writer neither does that work nor waits for those flushes. SQLite can restart the WAL from
+//! its beginning only once a checkpoint has caught up with the last commit, which a
+//! checkpoint running beside a busy writer may not do: past [`WAL_LIMIT`] frames the writer
+//! checkpoints itself, between two transactions, as the auto-checkpoint would have. The
+//! frame count comes from SQLite's WAL hook after each commit. Durability does not change:
+//! in WAL mode with `synchronous = NORMAL` a commit is in the WAL whoever checkpoints it.
 //!
 //! Jobs run to completion even if whoever asked stops waiting, so a client that goes away
-//! never leaves a half-sent transaction behind.
+//! never leaves a half-written movement behind.
 
-use std::future::Future;
-use std::pin::Pin;
+use std::borrow::Cow;
+use std::ffi::{c_char, c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
 
-use sqlx::sqlite::SqliteConnection;
-use sqlx::Connection;
+use rusqlite::{ffi, Connection};
+use sqlx::error::{DatabaseError, ErrorKind};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{Result, StoreError};
-
-pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 const GROUP_FAILED: &str = "a write in the same group failed; nothing was committed";
 
@@ -28,45 +43,92 @@ const GROUP_FAILED: &str = "a write in the same group failed; nothing was commit
 const MAX_BATCH: usize = 128;
 /// Jobs waiting beyond this make senders wait (back-pressure instead of unbounded memory).
 const QUEUE: usize = 4096;
+/// Prepared statements kept per connection (the ledger uses about twenty).
+pub(crate) const STATEMENT_CACHE: usize = 64;
+/// WAL frames (pages) from which the checkpointer is nudged after each commit.
+const CHECKPOINT_FRAMES: i64 = 1_000;
+/// WAL frames past which the writer checkpoints itself (about 40 MB).
+const WAL_LIMIT: i64 = 10_000;
+/// The WAL file is truncated back to this size when it restarts after growing larger.
+pub(crate) const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
-/// How a job is wrapped: alone (its text opens and commits the transaction) or in a group
-/// (its text opens and releases a savepoint inside the group's transaction).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    Solo = 0,
-    Grouped = 1,
+/// An error SQLite reported, as the `sqlx` database error the rest of the crate (and
+/// [`StoreError::Database`]) speaks: constraint violations keep their kind, so that
+/// `is_unique_violation` and friends work on both drivers alike.
+#[derive(Debug)]
+pub(crate) struct SqliteFailure {
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
+    code: i32,
+    message: String,
 }
 
-/// `[solo, grouped]` texts of one job: the body between the opening and closing statements.
-macro_rules! job_sql {
-    ($($body:expr),+ $(,)?) => {
-        [
-            concat!("BEGIN IMMEDIATE;\n", $($body),+, "\nCOMMIT;"),
-            concat!("SAVEPOINT op;\n", $($body),+, "\nRELEASE op;"),
-        ]
-    };
-}
-pub(crate) use job_sql;
-
-/// Open and close a job's transaction or savepoint as separate statements (for jobs that
-/// are not one text).
-pub(crate) async fn open(conn: &mut SqliteConnection, mode: Mode) -> Result<()> {
-    let sql = ["BEGIN IMMEDIATE", "SAVEPOINT op"][mode as usize];
-    sqlx::query(sql).execute(conn).await?;
-    Ok(())
+impl std::fmt::Display for SqliteFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
-pub(crate) async fn close(conn: &mut SqliteConnection, mode: Mode) -> Result<()> {
-    let sql = ["COMMIT", "RELEASE op"][mode as usize];
-    sqlx::query(sql).execute(conn).await?;
-    Ok(())
+impl std::error::Error for SqliteFailure {}
+
+impl DatabaseError for SqliteFailure {
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn code(&self) -> Option<Cow<'_, str>> {
+        Some(self.code.to_string().into())
+    }
+
+    fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+        self
+    }
+
+    fn kind(&self) -> ErrorKind {
+        use rusqlite::ffi;
+        match self.code {
+            ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => {
+                ErrorKind::UniqueViolation
+            }
+            ffi::SQLITE_CONSTRAINT_FOREIGNKEY => ErrorKind::ForeignKeyViolation,
+            ffi::SQLITE_CONSTRAINT_NOTNULL => ErrorKind::NotNullViolation,
+            ffi::SQLITE_CONSTRAINT_CHECK => ErrorKind::CheckViolation,
+            _ => ErrorKind::Other,
+        }
+    }
 }
 
-/// Undo a failed job. Errors ("no transaction is active", "no such savepoint": the job
-/// failed before opening it) mean there is nothing to undo.
-async fn abort(conn: &mut SqliteConnection, mode: Mode) {
-    let sql = ["ROLLBACK", "ROLLBACK TO op; RELEASE op"][mode as usize];
-    let _ = sqlx::query(sql).execute(conn).await;
+/// A rusqlite error as a `sqlx` one.
+pub(crate) fn sqlx_error(e: rusqlite::Error) -> sqlx::Error {
+    match e {
+        rusqlite::Error::SqliteFailure(f, message) => {
+            sqlx::Error::Database(Box::new(SqliteFailure {
+                code: f.extended_code,
+                message: message.unwrap_or_else(|| f.to_string()),
+            }))
+        }
+        // Not from SQLite itself (a column of an unexpected type, ...): a bug of ours, and
+        // treated like a broken connection (the whole group rolls back).
+        other => sqlx::Error::Protocol(format!("SQLite: {other}")),
+    }
+}
+
+/// `.db()?` turns a rusqlite result into the crate's.
+pub(crate) trait Db<T> {
+    fn db(self) -> Result<T>;
+}
+
+impl<T> Db<T> for rusqlite::Result<T> {
+    fn db(self) -> Result<T> {
+        self.map_err(|e| StoreError::Database(sqlx_error(e)))
+    }
 }
 
 /// How a job went.
@@ -80,8 +142,26 @@ enum Ran {
     Broke,
 }
 
+fn classify(e: &StoreError) -> Ran {
+    match e {
+        StoreError::Database(sqlx::Error::Database(d))
+            if matches!(
+                d.kind(),
+                ErrorKind::UniqueViolation
+                    | ErrorKind::ForeignKeyViolation
+                    | ErrorKind::CheckViolation
+                    | ErrorKind::NotNullViolation
+            ) =>
+        {
+            Ran::Failed
+        }
+        StoreError::Database(_) | StoreError::Migrate(_) => Ran::Broke,
+        StoreError::NotFound(_) | StoreError::Conflict(_) | StoreError::Invalid(_) => Ran::Failed,
+    }
+}
+
 trait Job: Send {
-    fn run<'c>(&'c mut self, conn: &'c mut SqliteConnection, mode: Mode) -> BoxFuture<'c, Ran>;
+    fn run(&mut self, conn: &Connection) -> Ran;
     /// Hand the result over, once its transaction committed (`Ok`) or failed (`Err`).
     fn finish(self: Box<Self>, committed: std::result::Result<(), String>);
 }
@@ -94,29 +174,23 @@ struct FnJob<T, F> {
 
 impl<T, F> Job for FnJob<T, F>
 where
-    T: Send + 'static,
-    F: for<'c> FnOnce(&'c mut SqliteConnection, Mode) -> BoxFuture<'c, Result<T>> + Send,
+    T: Send,
+    F: FnOnce(&Connection) -> Result<T> + Send,
 {
-    fn run<'c>(&'c mut self, conn: &'c mut SqliteConnection, mode: Mode) -> BoxFuture<'c, Ran> {
-        Box::pin(async move {
-            let f = self.f.take().expect("a job runs once");
-            let out = f(conn, mode).await;
-            let ran = match &out {
-                Ok(_) => Ran::Ok,
-                Err(StoreError::Database(e))
-                    if !e.as_database_error().is_some_and(|d| {
-                        d.is_unique_violation()
-                            || d.is_foreign_key_violation()
-                            || d.is_check_violation()
-                    }) =>
-                {
-                    Ran::Broke
-                }
-                Err(_) => Ran::Failed,
-            };
-            self.out = Some(out);
-            ran
-        })
+    fn run(&mut self, conn: &Connection) -> Ran {
+        let f = self.f.take().expect("a job runs once");
+        // A panicking job must not take the writer (and every later write) down with it.
+        let out = catch_unwind(AssertUnwindSafe(|| f(conn))).unwrap_or_else(|_| {
+            Err(StoreError::Database(sqlx::Error::Protocol(
+                "a ledger write panicked; its group was rolled back".into(),
+            )))
+        });
+        let ran = match &out {
+            Ok(_) => Ran::Ok,
+            Err(e) => classify(e),
+        };
+        self.out = Some(out);
+        ran
     }
 
     fn finish(self: Box<Self>, committed: std::result::Result<(), String>) {
@@ -141,8 +215,8 @@ enum Msg {
     Close(oneshot::Sender<()>),
 }
 
-/// Handle to the writer task. Cheap to clone; the task ends when the last handle is dropped
-/// or on [`Writer::close`].
+/// Handle to the writer thread. Cheap to clone; the thread ends when the last handle is
+/// dropped or on [`Writer::close`].
 #[derive(Clone)]
 pub(crate) struct Writer {
     tx: mpsc::Sender<Msg>,
@@ -152,27 +226,59 @@ fn closed() -> StoreError {
     StoreError::Database(sqlx::Error::PoolClosed)
 }
 
+fn spawn_failed(e: std::io::Error) -> StoreError {
+    StoreError::Database(sqlx::Error::Io(e))
+}
+
 impl Writer {
-    /// Start the writer task on `conn`, which it owns from now on. `keep` is dropped after
-    /// the connection is closed (e.g. a temporary file that removes itself).
-    pub(crate) fn start(conn: SqliteConnection, keep: Option<Box<dyn Send>>) -> Writer {
+    /// Start the writer thread on `conn`, which it owns from now on, and the checkpointer
+    /// on `checkpoints` (a second connection to the same file). `keep` is dropped after both
+    /// connections are closed (e.g. a temporary file that removes itself).
+    pub(crate) fn start(
+        conn: Connection,
+        checkpoints: Connection,
+        keep: Option<Box<dyn Send>>,
+    ) -> Result<Writer> {
+        let (nudge, nudged) = std::sync::mpsc::sync_channel(1);
+        let one_at_a_time = Arc::new(Mutex::new(()));
+        let checkpointer = {
+            let one_at_a_time = one_at_a_time.clone();
+            std::thread::Builder::new()
+                .name("shoal-sqlite-ckpt".into())
+                .spawn(move || checkpointer(checkpoints, nudged, &one_at_a_time))
+                .map_err(spawn_failed)?
+        };
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(async move {
-            run(conn, rx).await;
-            drop(keep);
-        });
-        Writer { tx }
+        std::thread::Builder::new()
+            .name("shoal-sqlite-writer".into())
+            .spawn(move || {
+                let wal = WalWatch::new(&conn);
+                let checkpoints = Checkpoints {
+                    nudge,
+                    one_at_a_time,
+                    inline_at: WAL_LIMIT,
+                };
+                let closing = run(&conn, rx, &wal, checkpoints);
+                wal.unwatch(&conn);
+                let _ = conn.close();
+                // After the writer's connection: the last one closed checkpoints the WAL.
+                let _ = checkpointer.join();
+                drop(wal);
+                drop(keep);
+                if let Some(done) = closing {
+                    let _ = done.send(());
+                }
+            })
+            .map_err(spawn_failed)?;
+        Ok(Writer { tx })
     }
 
-    /// Run `f` on the write connection, in its own transaction or within a group's.
-    /// `f` must open and close it (see [`job_sql`], [`open`], [`close`]); when `f` fails, the
-    /// writer rolls its part back.
+    /// Run `f` on the write connection, inside the writer's transaction (and its own
+    /// savepoint when grouped). When `f` fails, its writes are rolled back.
     pub(crate) async fn run<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
-        F: for<'c> FnOnce(&'c mut SqliteConnection, Mode) -> BoxFuture<'c, Result<T>>
-            + Send
-            + 'static,
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
     {
         let (reply, rx) = oneshot::channel();
         let job = FnJob {
@@ -196,11 +302,109 @@ impl Writer {
     }
 }
 
-async fn run(mut conn: SqliteConnection, mut rx: mpsc::Receiver<Msg>) {
+/// The WAL's size in frames after the last commit, from SQLite's WAL hook. Registering a
+/// hook turns the connection's automatic checkpoints off.
+struct WalWatch {
+    frames: Box<AtomicI64>,
+}
+
+/// SQLite calls this after each commit on the connection, with the frames now in the WAL.
+unsafe extern "C" fn wal_committed(
+    frames_seen: *mut c_void,
+    _db: *mut ffi::sqlite3,
+    _schema: *const c_char,
+    frames: c_int,
+) -> c_int {
+    // SAFETY: `frames_seen` is the `AtomicI64` of the `WalWatch` that registered this hook;
+    // it is unregistered before that `WalWatch` is dropped.
+    let frames_seen = unsafe { &*(frames_seen as *const AtomicI64) };
+    frames_seen.store(i64::from(frames), Ordering::Relaxed);
+    ffi::SQLITE_OK
+}
+
+impl WalWatch {
+    fn new(conn: &Connection) -> WalWatch {
+        let frames = Box::new(AtomicI64::new(0));
+        let arg = &*frames as *const AtomicI64 as *mut c_void;
+        // SAFETY: a valid open connection; `arg` lives until `unwatch` (the box is not moved
+        // out of, and `WalWatch` outlives the registration: see `Writer::start`).
+        unsafe {
+            ffi::sqlite3_wal_hook(conn.handle(), Some(wal_committed), arg);
+        }
+        WalWatch { frames }
+    }
+
+    fn frames(&self) -> i64 {
+        self.frames.load(Ordering::Relaxed)
+    }
+
+    fn unwatch(&self, conn: &Connection) {
+        // SAFETY: a valid open connection; removes the hook registered by `new`.
+        unsafe {
+            ffi::sqlite3_wal_hook(conn.handle(), None, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The writer's side of checkpointing.
+struct Checkpoints {
+    nudge: std::sync::mpsc::SyncSender<()>,
+    /// Held while either thread checkpoints: a checkpoint that finds another running does
+    /// nothing, and the writer's must not.
+    one_at_a_time: Arc<Mutex<()>>,
+    /// WAL frames at which the writer checkpoints itself next.
+    inline_at: i64,
+}
+
+impl Checkpoints {
+    /// After each commit, between transactions.
+    fn committed(&mut self, conn: &Connection, frames: i64) {
+        if frames >= self.inline_at {
+            let _running = self.one_at_a_time.lock();
+            let _ = checkpoint(conn);
+            // Should a reader keep it from catching up, not again at every commit.
+            self.inline_at = frames + WAL_LIMIT / 4;
+        } else if frames < WAL_LIMIT {
+            self.inline_at = WAL_LIMIT;
+        }
+        if frames >= CHECKPOINT_FRAMES {
+            // Full: a checkpoint is queued already.
+            let _ = self.nudge.try_send(());
+        }
+    }
+}
+
+/// A passive checkpoint: copies what it can without waiting for readers or writers.
+fn checkpoint(conn: &Connection) -> rusqlite::Result<()> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+}
+
+fn checkpointer(
+    conn: Connection,
+    nudged: std::sync::mpsc::Receiver<()>,
+    one_at_a_time: &Mutex<()>,
+) {
+    // Ends when the writer does (the sender is dropped).
+    while nudged.recv().is_ok() {
+        let _running = one_at_a_time.lock();
+        // Busy (another process checkpoints) or failed: the next nudge tries again.
+        let _ = checkpoint(&conn);
+    }
+    let _ = conn.close();
+}
+
+/// Runs jobs until the last handle is dropped or [`Writer::close`]; returns the latter's
+/// reply.
+fn run(
+    conn: &Connection,
+    mut rx: mpsc::Receiver<Msg>,
+    wal: &WalWatch,
+    mut checkpoints: Checkpoints,
+) -> Option<oneshot::Sender<()>> {
     let mut closing = None;
     let mut batch: Vec<Box<dyn Job>> = Vec::new();
     while closing.is_none() {
-        match rx.recv().await {
+        match rx.blocking_recv() {
             Some(Msg::Job(job)) => batch.push(job),
             Some(Msg::Close(done)) => closing = Some(done),
             None => break,
@@ -212,62 +416,86 @@ async fn run(mut conn: SqliteConnection, mut rx: mpsc::Receiver<Msg>) {
                 Err(_) => break,
             }
         }
-        run_batch(&mut conn, std::mem::take(&mut batch)).await;
+        if !batch.is_empty() && run_batch(conn, std::mem::take(&mut batch)) {
+            checkpoints.committed(conn, wal.frames());
+        }
     }
+    // Jobs sent after the close are dropped with the queue: their callers learn the store
+    // is closed.
     rx.close();
-    let _ = conn.close().await;
-    if let Some(done) = closing {
-        let _ = done.send(());
+    closing
+}
+
+/// Run one control statement (`BEGIN IMMEDIATE`, `SAVEPOINT op`, ...).
+fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([])?;
+    Ok(())
+}
+
+/// Roll back everything since `BEGIN`. An error means there is no transaction left to undo.
+fn rollback(conn: &Connection) {
+    if !conn.is_autocommit() {
+        let _ = exec(conn, "ROLLBACK");
     }
 }
 
-async fn run_batch(conn: &mut SqliteConnection, mut batch: Vec<Box<dyn Job>>) {
-    match batch.len() {
-        0 => {}
-        1 => {
-            let mut job = batch.pop().expect("one job");
-            if job.run(conn, Mode::Solo).await != Ran::Ok {
-                abort(conn, Mode::Solo).await;
+fn fail_all(batch: Vec<Box<dyn Job>>, msg: &str) {
+    for job in batch {
+        job.finish(Err(msg.to_string()));
+    }
+}
+
+/// Runs one group; true when it committed.
+fn run_batch(conn: &Connection, mut batch: Vec<Box<dyn Job>>) -> bool {
+    if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
+        // Another process kept the write lock past the busy timeout, or worse.
+        rollback(conn);
+        fail_all(batch, &e.to_string());
+        return false;
+    }
+    let grouped = batch.len() > 1;
+    for i in 0..batch.len() {
+        if grouped {
+            if let Err(e) = exec(conn, "SAVEPOINT op") {
+                rollback(conn);
+                fail_all(batch, &e.to_string());
+                return false;
             }
-            job.finish(Ok(()));
         }
-        _ => {
-            if let Err(e) = sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await {
-                let msg = e.to_string();
-                for job in batch {
-                    job.finish(Err(msg.clone()));
-                }
-                return;
+        let ran = batch[i].run(conn);
+        let undone = match ran {
+            Ran::Ok if grouped => exec(conn, "RELEASE op").map_err(|e| e.to_string()),
+            Ran::Ok => Ok(()),
+            Ran::Failed if grouped => exec(conn, "ROLLBACK TO op")
+                .and_then(|()| exec(conn, "RELEASE op"))
+                .map_err(|e| e.to_string()),
+            // Alone in its transaction: rolling it all back undoes this job only.
+            Ran::Failed => {
+                rollback(conn);
+                batch.pop().expect("one job").finish(Ok(()));
+                return false;
             }
-            for job in batch.iter_mut() {
-                match job.run(conn, Mode::Grouped).await {
-                    Ran::Ok => {}
-                    Ran::Failed => abort(conn, Mode::Grouped).await,
-                    Ran::Broke => {
-                        // SQLite may have rolled the whole transaction back already; make
-                        // sure, and tell every job (those after this one never ran).
-                        abort(conn, Mode::Solo).await;
-                        for job in batch {
-                            job.finish(Err(GROUP_FAILED.into()));
-                        }
-                        return;
-                    }
-                }
+            Ran::Broke => Err(GROUP_FAILED.to_string()),
+        };
+        if let Err(msg) = undone {
+            // SQLite may have rolled the whole transaction back already; make sure, and
+            // tell every job (those after this one never ran).
+            rollback(conn);
+            fail_all(batch, &msg);
+            return false;
+        }
+    }
+    match exec(conn, "COMMIT") {
+        Ok(()) => {
+            for job in batch {
+                job.finish(Ok(()));
             }
-            match sqlx::query("COMMIT").execute(&mut *conn).await {
-                Ok(_) => {
-                    for job in batch {
-                        job.finish(Ok(()));
-                    }
-                }
-                Err(e) => {
-                    let msg = e.to_string();
-                    abort(conn, Mode::Solo).await;
-                    for job in batch {
-                        job.finish(Err(msg.clone()));
-                    }
-                }
-            }
+            true
+        }
+        Err(e) => {
+            rollback(conn);
+            fail_all(batch, &e.to_string());
+            false
         }
     }
 }

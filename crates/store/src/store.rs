@@ -73,19 +73,14 @@ macro_rules! read {
 }
 
 /// One write statement with `$n` placeholders and owned arguments, returning at most one
-/// row whose first column is an id: on SQLite a job of the writer task, on PostgreSQL one
+/// row whose first column is an id: on SQLite a job of the writer thread, on PostgreSQL one
 /// autocommit statement.
 macro_rules! write_id {
     ($store:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
         match &$store.backend {
             Backend::Sqlite(s) => {
-                #[allow(unused_mut)]
-                let mut args = sqlx::sqlite::SqliteArguments::default();
-                $(
-                    sqlx::Arguments::add(&mut args, $arg)
-                        .map_err(|e| StoreError::Database(sqlx::Error::Encode(e)))?;
-                )*
-                s.write_returning_id($sql, args).await
+                s.write_returning_id($sql, vec![$(rusqlite::types::Value::from($arg)),*])
+                    .await
             }
             Backend::Postgres(p) => p.write_returning_id(sqlx::query($sql)$(.bind($arg))*).await,
         }
@@ -93,8 +88,9 @@ macro_rules! write_id {
 }
 
 /// Run a PostgreSQL ledger write to completion in its own task, even if the caller is
-/// dropped half-way (a client that disconnects must not leave its settle unsent). On SQLite
-/// the writer task gives the same guarantee.
+/// dropped half-way (a client that disconnects must not leave a deposit unsent). Holds and
+/// settles need no such task: once queued, a writer (SQLite's thread, PostgreSQL's writer
+/// tasks) runs them to completion.
 async fn detached<T, F>(op: F) -> Result<T>
 where
     T: Send + 'static,
@@ -135,8 +131,6 @@ macro_rules! read_snapshot {
                 verify::JournalSums {
                     deposited: r.try_get("deposited")?,
                     spent: r.try_get("spent")?,
-                    settled_balance: r.try_get("settled_balance")?,
-                    settled_plan: r.try_get("settled_plan")?,
                     malformed: r.try_get("malformed")?,
                     last_plan_day: r.try_get("last_plan_day")?,
                 },
@@ -171,6 +165,8 @@ macro_rules! read_snapshot {
                     active_credits: r.try_get("active_credits")?,
                     charged_balance: r.try_get("charged_balance")?,
                     charged_plan: r.try_get("charged_plan")?,
+                    journal_balance: r.try_get("journal_balance")?,
+                    journal_plan: r.try_get("journal_plan")?,
                 },
             );
         }
@@ -533,10 +529,7 @@ impl Store {
         }
         match &self.backend {
             Backend::Sqlite(s) => s.hold(req, now).await,
-            Backend::Postgres(p) => {
-                let (p, req) = (p.clone(), req.clone());
-                detached(async move { p.hold(&req, now).await }).await
-            }
+            Backend::Postgres(p) => p.hold(req, now).await,
         }
     }
 
@@ -570,11 +563,7 @@ impl Store {
     ) -> Result<SettleOutcome> {
         match &self.backend {
             Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await,
-            Backend::Postgres(p) => {
-                let (p, request_id, charge) = (p.clone(), request_id.to_string(), charge.cloned());
-                detached(async move { p.end_hold(&request_id, kind, charge.as_ref(), now).await })
-                    .await
-            }
+            Backend::Postgres(p) => p.end_hold(request_id, kind, charge, now).await,
         }
     }
 
@@ -586,6 +575,29 @@ impl Store {
             Backend::Postgres(p) => {
                 let p = p.clone();
                 detached(async move { p.expire_holds(now).await }).await
+            }
+        }
+    }
+
+    /// Delete ended holds (settled, voided or expired) that ended before `before`; returns
+    /// how many. Active holds are never touched. Meant for the gateway's reaper with
+    /// `before = now − retention` (a day, say): the holds table then keeps only recent
+    /// ended holds instead of every request ever made.
+    ///
+    /// What a hold row is still needed for after it ended is idempotence by request id: a
+    /// late `settle`/`void` of a pruned hold answers [`SettleOutcome::UnknownHold`] instead
+    /// of `AlreadyEnded` and changes nothing. The hold table no longer stops a new hold
+    /// from reusing a pruned request id, but the journal still has the old one's life, and
+    /// `verify_ledger` would report the two: request ids must stay unique for good (the
+    /// gateway's are random UUIDs). The journal keeps every movement, so balances and
+    /// [`Store::verify_ledger`] do not depend on pruned rows. Runs in batches (a thousand
+    /// holds per transaction), so other ledger writes get their turn in between.
+    pub async fn prune_holds(&self, before: Millis) -> Result<u64> {
+        match &self.backend {
+            Backend::Sqlite(s) => s.prune_holds(before).await,
+            Backend::Postgres(p) => {
+                let p = p.clone();
+                detached(async move { p.prune_holds(before).await }).await
             }
         }
     }

@@ -3,5 +3,7 @@
 mod harness;
 
 mod accounts;
+mod batches;
 mod ledger;
+mod pruning;
 mod simulation;
