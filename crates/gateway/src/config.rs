@@ -32,8 +32,11 @@ pub struct FileConfig {
     pub request_timeout_secs: Option<u64>,
     /// How long an unsettled credit hold lives; defaults to the request timeout plus 5 minutes.
     pub hold_ttl_secs: Option<u64>,
-    /// How often expired holds are released.
+    /// How often expired holds are released (and old ended holds pruned).
     pub reaper_interval_secs: Option<u64>,
+    /// How long an ended (settled, voided, expired) hold is kept in the holds table, where it
+    /// makes a repeated settle of the same request id a no-op; the journal keeps it forever.
+    pub hold_retention_secs: Option<u64>,
     /// How long a verified API key is trusted without asking the store again.
     pub auth_cache_ms: Option<u64>,
     /// Credits sold per USD (display and purchase only; pricing uses 1 credit = 0.001 USD).
@@ -73,6 +76,7 @@ pub struct GatewayConfig {
     pub request_timeout: Duration,
     pub hold_ttl: Duration,
     pub reaper_interval: Duration,
+    pub hold_retention: Duration,
     pub auth_cache: Duration,
     pub credits_per_usd_sold: i64,
     pub queue_timeout: Duration,
@@ -105,6 +109,11 @@ impl GatewayConfig {
             hold_ttl > request_timeout,
             "hold_ttl_secs must be longer than request_timeout_secs, or a running request could lose its hold"
         );
+        let hold_retention = Duration::from_secs(file.hold_retention_secs.unwrap_or(86_400));
+        anyhow::ensure!(
+            hold_retention >= hold_ttl,
+            "hold_retention_secs must be at least hold_ttl_secs"
+        );
         let rate_card = match file.pricing {
             Some(p) => {
                 anyhow::ensure!(
@@ -136,6 +145,7 @@ impl GatewayConfig {
             request_timeout,
             hold_ttl,
             reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
+            hold_retention,
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
             credits_per_usd_sold,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),

@@ -142,16 +142,24 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Releases expired holds now and then every `reaper_interval`, until the process ends.
+/// Releases expired holds now and then every `reaper_interval`, and deletes holds that ended
+/// longer than `hold_retention` ago (the journal keeps their record), until the process ends.
 pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(state.config.reaper_interval);
         loop {
             tick.tick().await;
-            match state.store.expire_holds(now_ms()).await {
+            let now = now_ms();
+            match state.store.expire_holds(now).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(released = n, "expired credit holds released"),
                 Err(e) => tracing::warn!(error = %e, "hold reaper failed; will retry"),
+            }
+            let before = now - state.config.hold_retention.as_millis() as i64;
+            match state.store.prune_holds(before).await {
+                Ok(0) => {}
+                Ok(n) => tracing::debug!(pruned = n, "ended credit holds pruned"),
+                Err(e) => tracing::warn!(error = %e, "pruning ended holds failed; will retry"),
             }
         }
     })

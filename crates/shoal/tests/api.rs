@@ -593,3 +593,40 @@ async fn sigterm_shuts_down_gracefully() {
     let status = s.terminate();
     assert!(status.success(), "exit status {status:?}");
 }
+
+/// The reaper deletes holds that ended longer than `hold_retention_secs` ago; the journal
+/// keeps their record, so the ledger still verifies.
+#[tokio::test]
+async fn ended_holds_are_pruned_after_the_retention() {
+    use sqlx::{Connection, SqliteConnection};
+    let config = "request_timeout_secs = 1\nhold_ttl_secs = 2\nhold_retention_secs = 2\nreaper_interval_secs = 1\n";
+    let s = Server::start(Some(config));
+    let (_, key) = account_with_key(&s.data_dir, "prune@example.com", 1000, None);
+    // No worker serves the model: 503, and the hold taken for it is voided at once.
+    let r = reqwest::Client::new()
+        .post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(&key)
+        .json(&json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+
+    let url = format!("sqlite://{}?mode=ro", s.data_dir.join("shoal.db").display());
+    let count = async |sql: &str| -> i64 {
+        let mut c = SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query_scalar(sql).fetch_one(&mut c).await.unwrap()
+    };
+    assert_eq!(
+        count("SELECT count(*) FROM holds").await,
+        1,
+        "the voided hold is kept for a while"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while count("SELECT count(*) FROM holds").await > 0 {
+        assert!(Instant::now() < deadline, "the ended hold was never pruned");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(count("SELECT count(*) FROM journal WHERE kind = 'hold'").await >= 1);
+    assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
+}
