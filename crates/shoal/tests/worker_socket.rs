@@ -49,6 +49,44 @@ fn hello(models: &[&str]) -> Value {
     json!({"type": "hello", "protocol": 1, "kind": "upstream", "models": models, "concurrency": 1})
 }
 
+/// A worker token made in `store`, a socket on `s`, and a `welcome` for serving
+/// `service-pro` with `concurrency` slots.
+async fn welcomed_worker(s: &Server, store: &Loc, concurrency: u32) -> Socket {
+    let token = admin(store, &["worker-token", "create", "--name", "t"]);
+    let mut ws = connect(s, &token).await.unwrap();
+    let mut hello = hello(&["service-pro"]);
+    hello["concurrency"] = json!(concurrency);
+    send(&mut ws, hello).await;
+    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    ws
+}
+
+/// Answers every job (with one `content` delta, when given) and every cancel with `done`,
+/// until the socket has been silent for 3 s.
+fn answer_every_job(mut ws: Socket, content: Option<&'static str>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let completion_tokens = u32::from(content.is_some());
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(3), ws.next()).await
+        {
+            let Message::Text(t) = msg else { continue };
+            let msg: Value = serde_json::from_str(&t).unwrap();
+            let id = msg["job_id"].clone();
+            if msg["type"] == "job" {
+                if let Some(c) = content {
+                    send(
+                        &mut ws,
+                        json!({"type": "delta", "job_id": id, "content": c}),
+                    )
+                    .await;
+                }
+            } else if msg["type"] != "cancel" {
+                continue;
+            }
+            send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": completion_tokens}})).await;
+        }
+    })
+}
+
 async fn available(s: &Server, key: &str, model: &str) -> bool {
     let body: Value = reqwest::Client::new()
         .get(s.url("/api/v1/models"))
@@ -282,10 +320,7 @@ async fn jobs_are_pushed_with_generation_input_only_and_silent_workers_dropped()
 async fn busy_workers_queue_requests_until_a_slot_frees() {
     let s = Server::start(Some("queue_timeout_secs = 1\n"));
     let (_, key) = account_with_key(&s.data_dir, "q@example.com", 1000, Some(10_000));
-    let token = admin(&s.data_dir, &["worker-token", "create", "--name", "t"]);
-    let mut ws = connect(&s, &token).await.unwrap();
-    send(&mut ws, hello(&["service-pro"])).await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    let mut ws = welcomed_worker(&s, &s.store, 1).await;
 
     let post = |key: String, url: String| {
         tokio::spawn(async move {
@@ -363,10 +398,7 @@ async fn kill_9_mid_stream(dir: &std::path::Path, store: Loc) {
     let config = "request_timeout_secs = 1\nhold_ttl_secs = 3\nreaper_interval_secs = 1\n";
     let mut s = Server::start_on(dir, store.clone(), Some(config));
     let (_, key) = account_with_key(&store, "k9@example.com", 1000, Some(10_000));
-    let token = admin(&store, &["worker-token", "create", "--name", "t"]);
-    let mut ws = connect(&s, &token).await.unwrap();
-    send(&mut ws, hello(&["service-pro"])).await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    let mut ws = welcomed_worker(&s, &store, 1).await;
 
     let url = s.url("/api/v1/chat/completions");
     let key2 = key.clone();
@@ -432,10 +464,7 @@ async fn a_client_that_hangs_up_while_its_hold_is_written_leaves_no_hold() {
     let store = Loc::Url(db.url.clone());
     let s = Server::start_on(tmp.path(), store.clone(), Some("hold_ttl_secs = 3600\n"));
     let (account, key) = account_with_key(&store, "win@example.com", 1000, Some(10_000));
-    let token = admin(&store, &["worker-token", "create", "--name", "t"]);
-    let mut ws = connect(&s, &token).await.unwrap();
-    send(&mut ws, hello(&["service-pro"])).await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    let ws = welcomed_worker(&s, &store, 1).await;
 
     let mut locker = sqlx::PgConnection::connect(&db.url).await.unwrap();
     sqlx::query("BEGIN").execute(&mut locker).await.unwrap();
@@ -480,17 +509,7 @@ async fn a_client_that_hangs_up_while_its_hold_is_written_leaves_no_hold() {
     sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
 
     // Whatever the gateway does now (void, or dispatch and cancel), nothing stays held.
-    let worker = tokio::spawn(async move {
-        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(3), ws.next()).await
-        {
-            let Message::Text(t) = msg else { continue };
-            let msg: Value = serde_json::from_str(&t).unwrap();
-            if msg["type"] == "job" || msg["type"] == "cancel" {
-                let id = msg["job_id"].clone();
-                send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": 0}})).await;
-            }
-        }
-    });
+    let worker = answer_every_job(ws, None);
     wait_until("the hold is ended", Duration::from_secs(5), async || {
         balance_of(&s, &key).await == (1000, 0)
     })
@@ -509,35 +528,10 @@ async fn hang_ups(dir: &std::path::Path, store: Loc) {
     // A TTL far beyond the test, so only the request path can have released the holds.
     let s = Server::start_on(dir, store.clone(), Some("hold_ttl_secs = 3600\n"));
     let (_, key) = account_with_key(&store, "hangup@example.com", 1_000_000, Some(1_000_000));
-    let token = admin(&store, &["worker-token", "create", "--name", "t"]);
-    let mut ws = connect(&s, &token).await.unwrap();
-    let mut hello = hello(&["service-pro"]);
-    hello["concurrency"] = json!(64);
-    send(&mut ws, hello).await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
+    let ws = welcomed_worker(&s, &store, 64).await;
 
     // The worker answers each job with one delta and then finishes, a little later.
-    let worker = tokio::spawn(async move {
-        loop {
-            let msg = match tokio::time::timeout(Duration::from_secs(3), ws.next()).await {
-                Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).unwrap(),
-                Ok(Some(Ok(_))) => continue,
-                _ => break,
-            };
-            if msg["type"] == "job" {
-                let id = msg["job_id"].clone();
-                send(
-                    &mut ws,
-                    json!({"type": "delta", "job_id": id, "content": "x"}),
-                )
-                .await;
-                send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": 1}})).await;
-            } else if msg["type"] == "cancel" {
-                let id = msg["job_id"].clone();
-                send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": 1}})).await;
-            }
-        }
-    });
+    let worker = answer_every_job(ws, Some("x"));
 
     let client = reqwest::Client::new();
     let url = s.url("/api/v1/chat/completions");
