@@ -66,6 +66,8 @@ pub async fn worker_socket(
 
 /// Initial capacity of a worker socket's read buffer (it grows for larger frames).
 const READ_BUFFER_BYTES: usize = 16 * 1024;
+/// Most queued messages written to a worker with one flush.
+const WRITE_BATCH: usize = 64;
 
 fn encode(msg: &GatewayMessage) -> Message {
     Message::Text(
@@ -162,7 +164,15 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
     }
     let writer = tokio::spawn(async move {
         while let Some(msg) = outgoing.recv().await {
-            if sink.send(encode(&msg)).await.is_err() {
+            // Jobs and cancels queued meanwhile share the write (and the packet).
+            let mut batch = 1;
+            let mut fed = sink.feed(encode(&msg)).await;
+            while fed.is_ok() && batch < WRITE_BATCH {
+                let Ok(msg) = outgoing.try_recv() else { break };
+                fed = sink.feed(encode(&msg)).await;
+                batch += 1;
+            }
+            if fed.is_err() || sink.flush().await.is_err() {
                 break;
             }
         }

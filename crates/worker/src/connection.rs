@@ -477,6 +477,9 @@ async fn greet(
     }
 }
 
+/// Most queued messages written with one flush.
+const WRITE_BATCH: usize = 64;
+
 /// Owns the socket's sending half: the outbox in order, a heartbeat (and a ping, whose pong
 /// proves the gateway is still there) every interval. Closes the socket once every sender
 /// is gone.
@@ -491,7 +494,16 @@ async fn write_loop(
         tokio::select! {
             msg = outgoing.recv() => match msg {
                 Some(msg) => {
-                    if sink.send(encode(&msg)).await.is_err() {
+                    // Whatever else is queued by now (the rest of a burst of deltas) goes out
+                    // in the same write: one system call and one packet instead of one each.
+                    let mut batch = 1;
+                    let mut fed = sink.feed(encode(&msg)).await;
+                    while fed.is_ok() && batch < WRITE_BATCH {
+                        let Ok(msg) = outgoing.try_recv() else { break };
+                        fed = sink.feed(encode(&msg)).await;
+                        batch += 1;
+                    }
+                    if fed.is_err() || sink.flush().await.is_err() {
                         return;
                     }
                 }
