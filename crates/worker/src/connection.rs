@@ -396,6 +396,8 @@ async fn run_job(
         },
     };
     let duration_ms = started.elapsed().as_millis() as u64;
+    // The end goes out first: the gateway's answer should not wait on formatting a log line.
+    let _ = outbox.send(end.clone().into_message(job_id.clone())).await;
     match &end {
         JobEnd::Done {
             finish_reason,
@@ -421,7 +423,6 @@ async fn run_job(
             "job failed"
         ),
     }
-    let _ = outbox.send(end.into_message(job_id.clone())).await;
     job_id
 }
 
