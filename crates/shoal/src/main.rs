@@ -117,7 +117,14 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Admin(args) => admin::run(args).await,
-            Command::Worker(args) => shoal_worker::run(args).await.map(|()| ExitCode::SUCCESS),
+            // The worker runs as a task, not in `block_on` itself: a future driven by
+            // `block_on` runs on this (main) thread, so its socket reads and every job task
+            // they start would be handed across threads. (`serve` only accepts connections
+            // there; axum runs each connection as its own task.)
+            Command::Worker(args) => tokio::spawn(shoal_worker::run(args))
+                .await
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the worker panicked")))
+                .map(|()| ExitCode::SUCCESS),
         }
     });
     match result {
