@@ -140,7 +140,10 @@ pub async fn chat_completions(
 
     // 2. the largest cost it could incur; the relay's driver task takes the hold, so a
     // client that goes away while it is being written cannot leave it behind.
-    let request_id = format!("chatcmpl-{}", uuid::Uuid::new_v4().simple());
+    // Time-ordered (UUIDv7: milliseconds, then random bits): the holds table is keyed by this
+    // id, and ids that follow one another land in the same B-tree page instead of a random
+    // one, so a commit writes fewer pages. It tells the client nothing `created` does not.
+    let request_id = format!("chatcmpl-{}", uuid::Uuid::now_v7().simple());
     let needed = pricing::hold_credits(&state.config.rate_card, &req, model);
     let now = now_ms();
     let hold = HoldRequest {
