@@ -32,6 +32,12 @@ pub struct ServeArgs {
 }
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    if args.demo && !cfg!(feature = "llama") {
+        anyhow::bail!(
+            "--demo runs the embedded llama.cpp worker, which this binary was built without \
+             (cargo's `llama` feature, on by default)"
+        );
+    }
     let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,
         None => FileConfig::default(),
