@@ -20,6 +20,12 @@ struct Cli {
     /// Log format on stderr.
     #[arg(long, global = true, env = "SHOAL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// Threads that run requests and jobs [default: one per CPU]. On a small machine shared
+    /// with other processes (a worker, its model server), fewer threads hand less work between
+    /// them.
+    #[arg(long, global = true, env = "SHOAL_RUNTIME_THREADS", value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    runtime_threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -103,10 +109,11 @@ fn init_logging(format: LogFormat) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = cli.runtime_threads {
+        builder.worker_threads(usize::from(n));
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");

@@ -51,7 +51,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, backend = store.backend(), models = config.catalog.entries().len(), "shoal gateway started");
+    let runtime_threads = tokio::runtime::Handle::current().metrics().num_workers();
+    tracing::info!(%addr, backend = store.backend(), models = config.catalog.entries().len(), runtime_threads, "shoal gateway started");
     // One line on stdout that scripts (and the tests) wait for: the server is accepting.
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;

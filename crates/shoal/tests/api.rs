@@ -630,3 +630,50 @@ async fn ended_holds_are_pruned_after_the_retention() {
     assert!(count("SELECT count(*) FROM journal WHERE kind = 'hold'").await >= 1);
     assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
 }
+
+/// `--runtime-threads` sets how many runtime threads serve runs on, and 0 is refused.
+#[tokio::test]
+async fn runtime_threads_sets_the_runtime_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = std::process::Command::new(common::shoal_bin())
+        .args(["--runtime-threads", "0", "serve", "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--runtime-threads"));
+
+    // The gateway's start-up line says how many runtime threads it runs on.
+    let runtime_threads = |threads: &str| {
+        let log = dir.path().join(format!("serve-{threads}.log"));
+        let mut child = std::process::Command::new(common::shoal_bin())
+            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(dir.path())
+            .env("SHOAL_RUNTIME_THREADS", threads)
+            .env("SHOAL_LOG", "info")
+            .env("SHOAL_LOG_FORMAT", "json")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        // "listening on" is printed after the start-up line is logged.
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert!(line.starts_with("listening on "), "{line}");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let text = std::fs::read_to_string(&log).unwrap();
+        let started = text
+            .lines()
+            .find(|l| l.contains("shoal gateway started"))
+            .unwrap_or_else(|| panic!("no start-up line in {text}"));
+        let started: Value = serde_json::from_str(started).unwrap();
+        started["fields"]["runtime_threads"].clone()
+    };
+    assert_eq!(runtime_threads("1"), json!(1));
+    assert_eq!(runtime_threads("3"), json!(3));
+}
