@@ -97,8 +97,10 @@ fn init_logging(format: LogFormat) {
     for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
         filter = filter.add_directive(directive.parse().expect("static directive"));
     }
+    // Colours only on a terminal: logs sent to a file or a collector stay plain text.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),

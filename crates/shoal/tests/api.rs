@@ -592,6 +592,13 @@ async fn sigterm_shuts_down_gracefully() {
     );
     let status = s.terminate();
     assert!(status.success(), "exit status {status:?}");
+    // stderr is a file here, not a terminal: plain text, no colour codes.
+    let log = std::fs::read_to_string(&s.stderr_log).unwrap();
+    assert!(log.contains("shoal gateway started"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a log file: {log:?}"
+    );
 }
 
 /// The reaper deletes holds that ended longer than `hold_retention_secs` ago; the journal
