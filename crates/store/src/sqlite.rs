@@ -39,6 +39,8 @@ use crate::{
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+/// Further tries at opening a new file that another process is setting up (about 0.5 s).
+const OPEN_TRIES: u64 = 10;
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -191,12 +193,28 @@ impl SqliteStore {
             // The readers serve a few small lookups (API keys, balances): a 512 KiB page
             // cache each instead of SQLite's 2 MB default keeps the gateway's memory flat.
             .pragma("cache_size", "-512");
-        let mut first = options.connect().await?;
-        // Two processes opening a new file at once (server and `shoal admin`) may both try
-        // to apply the first migration; the one that loses finds it applied on a retry.
-        if MIGRATOR.run(&mut first).await.is_err() {
-            MIGRATOR.run(&mut first).await?;
-        }
+        // Two processes opening a new file at once (server and `shoal admin`) race: turning
+        // the new file to WAL can find it locked, and both may try to apply the same
+        // migration (sqlx takes no lock on SQLite), so the loser's transaction fails on the
+        // version's uniqueness. Another try, a moment later, finds the file set up and the
+        // migration applied; with several migrations the race can repeat once for each.
+        let mut tries = 0u64;
+        let first = loop {
+            let opened = async {
+                let mut conn = options.connect().await?;
+                MIGRATOR.run(&mut conn).await?;
+                Ok::<_, StoreError>(conn)
+            }
+            .await;
+            match opened {
+                Ok(conn) => break conn,
+                Err(_) if tries < OPEN_TRIES => {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(10 * tries)).await;
+                }
+                Err(e) => return Err(e),
+            }
+        };
         let path = options.get_filename().to_path_buf();
         let (conn, checkpoints) = tokio::task::spawn_blocking(move || {
             Ok::<_, rusqlite::Error>((open_writer(&path)?, open_writer(&path)?))
