@@ -589,7 +589,7 @@ impl Store {
     /// of `AlreadyEnded` and changes nothing. The hold table no longer stops a new hold
     /// from reusing a pruned request id, but the journal still has the old one's life, and
     /// `verify_ledger` would report the two: request ids must stay unique for good (the
-    /// gateway's are random UUIDs). The journal keeps every movement, so balances and
+    /// gateway's are UUIDs, v7). The journal keeps every movement, so balances and
     /// [`Store::verify_ledger`] do not depend on pruned rows. Runs in batches (a thousand
     /// holds per transaction), so other ledger writes get their turn in between.
     pub async fn prune_holds(&self, before: Millis) -> Result<u64> {

@@ -4,36 +4,15 @@
 
 use std::sync::Arc;
 
-use shoal_store::{AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, StoreError};
+use shoal_store::{HoldOutcome, SettleOutcome, StoreError};
 
 use crate::both_backends;
+use crate::fixtures::{charge, req, T0};
 use crate::harness::TestDb;
 
 both_backends!(concurrent_mixed_movements);
 
-const DAY: i64 = 86_400_000;
-/// 2025-10-09 10:00:00 UTC.
-const T0: i64 = 20_370 * DAY + 10 * 3_600_000;
 const ACCOUNTS: usize = 8;
-
-fn req(id: &str, account: AccountId, credits: i64, expires_at: i64) -> HoldRequest {
-    HoldRequest {
-        request_id: id.into(),
-        account_id: account,
-        credits,
-        model: "large-27b-uncensored".into(),
-        expires_at,
-    }
-}
-
-fn charge(credits: i64) -> Charge {
-    Charge {
-        input_tokens: 1_200,
-        output_tokens: 600,
-        reasoning_tokens: 0,
-        credits,
-    }
-}
 
 /// What one task did, and what it charged.
 enum Expect {

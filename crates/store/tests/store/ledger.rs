@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
-use shoal_store::{AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, Store, StoreError};
+use shoal_store::{AccountId, HoldOutcome, SettleOutcome, Store, StoreError};
 
 use crate::both_backends;
+use crate::fixtures::{assert_clean, charge, req, DAY, T0};
 use crate::harness::TestDb;
 
 both_backends!(
@@ -21,29 +22,6 @@ both_backends!(
     journal_is_append_only,
 );
 
-const DAY: i64 = 86_400_000;
-/// 2025-10-09 10:00:00 UTC.
-const T0: i64 = 20_370 * DAY + 10 * 3_600_000;
-
-fn req(id: &str, account: AccountId, credits: i64, expires_at: i64) -> HoldRequest {
-    HoldRequest {
-        request_id: id.into(),
-        account_id: account,
-        credits,
-        model: "large-27b-uncensored".into(),
-        expires_at,
-    }
-}
-
-fn charge(credits: i64) -> Charge {
-    Charge {
-        input_tokens: 1_200,
-        output_tokens: 600,
-        reasoning_tokens: 0,
-        credits,
-    }
-}
-
 fn settled(charged: i64, from_plan: i64, from_balance: i64, released: i64) -> SettleOutcome {
     SettleOutcome::Settled {
         charged,
@@ -51,15 +29,6 @@ fn settled(charged: i64, from_plan: i64, from_balance: i64, released: i64) -> Se
         from_balance,
         released,
     }
-}
-
-async fn assert_clean(store: &Store) {
-    let report = store.verify_ledger().await.unwrap();
-    assert!(
-        report.discrepancies.is_empty(),
-        "ledger discrepancies: {:#?}",
-        report.discrepancies
-    );
 }
 
 async fn account(store: &Store, email: &str, credits: i64) -> AccountId {

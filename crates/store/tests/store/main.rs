@@ -1,5 +1,6 @@
 //! The store's test suite. Every test body runs against both backends (see `harness`).
 
+mod fixtures;
 mod harness;
 
 mod accounts;

@@ -1,8 +1,9 @@
 //! `prune_holds`: ended holds go, active ones stay, and the ledger still verifies.
 
-use shoal_store::{AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, Store};
+use shoal_store::{AccountId, HoldOutcome, SettleOutcome, Store};
 
 use crate::both_backends;
+use crate::fixtures::{assert_clean, charge, req, DAY, T0};
 use crate::harness::TestDb;
 
 both_backends!(
@@ -10,38 +11,6 @@ both_backends!(
     prune_in_batches,
     verify_compares_remaining_holds
 );
-
-const DAY: i64 = 86_400_000;
-/// 2025-10-09 10:00:00 UTC.
-const T0: i64 = 20_370 * DAY + 10 * 3_600_000;
-
-fn req(id: &str, account: AccountId, credits: i64, expires_at: i64) -> HoldRequest {
-    HoldRequest {
-        request_id: id.into(),
-        account_id: account,
-        credits,
-        model: "large-27b-uncensored".into(),
-        expires_at,
-    }
-}
-
-fn charge(credits: i64) -> Charge {
-    Charge {
-        input_tokens: 1_200,
-        output_tokens: 600,
-        reasoning_tokens: 0,
-        credits,
-    }
-}
-
-async fn assert_clean(store: &Store) {
-    let report = store.verify_ledger().await.unwrap();
-    assert!(
-        report.discrepancies.is_empty(),
-        "ledger discrepancies: {:#?}",
-        report.discrepancies
-    );
-}
 
 async fn held(store: &Store, id: &str, account: AccountId, credits: i64, expires_at: i64) {
     assert_eq!(
