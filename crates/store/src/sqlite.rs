@@ -24,7 +24,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -33,7 +32,7 @@ use sqlx::{ConnectOptions, Sqlite};
 
 use crate::conns::{Conns, Lease};
 use crate::ledger::{self, EndKind};
-use crate::sqlite_writer::{self, Db, Writer};
+use crate::sqlite_writer::{self, Db, Writer, BUSY_TIMEOUT};
 use crate::{
     money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
 };
@@ -42,8 +41,6 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite")
 /// Further tries at opening a new file that another process is setting up (about 0.5 s).
 const OPEN_TRIES: u64 = 10;
 
-/// How long a writer waits for another process's write lock before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 const READERS: usize = 4;
 /// Holds expired per job by the reaper.
 const EXPIRE_BATCH: i64 = 500;
@@ -140,7 +137,7 @@ impl Drop for Scratch {
 
 /// A connection for the writer thread (or its checkpointer), with the same settings as the
 /// readers'.
-fn open_writer(path: &Path) -> rusqlite::Result<Connection> {
+pub(crate) fn open_writer(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -302,7 +299,9 @@ impl SqliteStore {
 
     pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
         let req = req.clone();
-        self.writer.run(move |conn| hold(conn, &req, now)).await
+        self.writer
+            .run_urgent(move |conn| hold(conn, &req, now))
+            .await
     }
 
     /// Ends the hold of `request_id` (settle or void), or finds it already ended.

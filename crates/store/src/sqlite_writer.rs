@@ -1,4 +1,5 @@
-//! The SQLite writer: one OS thread owns the one write connection and commits in groups.
+//! The SQLite writer: one OS thread commits the jobs queued on the one write connection in
+//! groups (a hold that finds it idle commits in place, see below).
 //!
 //! The connection is a `rusqlite` one, driven synchronously on its own thread: a job is a
 //! closure that runs there from its first statement to its last, with the thread's cached
@@ -17,19 +18,34 @@
 //! frames (SQLite's own auto-checkpoint threshold, which is turned off for the writer), so the
 //! writer neither does that work nor waits for those flushes. SQLite can restart the WAL from
 //! its beginning only once a checkpoint has caught up with the last commit, which a
-//! checkpoint running beside a busy writer may not do: past [`WAL_LIMIT`] frames the writer
+//! checkpoint running beside a busy writer may not do. Then the WAL goes on growing and the
+//! checkpointer is nudged again only every [`CHECKPOINT_STEP`] frames, not after every
+//! commit (which had it copying a frame or two, with two `fsync`s, per request, for as long
+//! as the race kept being lost). Past [`WAL_LIMIT`] frames the writer
 //! checkpoints itself, between two transactions, as the auto-checkpoint would have. The
 //! frame count comes from SQLite's WAL hook after each commit. Durability does not change:
 //! in WAL mode with `synchronous = NORMAL` a commit is in the WAL whoever checkpoints it.
 //!
 //! Jobs run to completion even if whoever asked stops waiting, so a client that goes away
 //! never leaves a half-written movement behind.
+//!
+//! At low load the queue is a detour: a hold would wake the writer thread and then wait for
+//! it to wake the request's thread again, two hand-offs that cost more than the commit. So a
+//! short job that a client is waiting on ([`Writer::run_urgent`]: the hold) that finds the
+//! queue empty and the connection free runs right there, on the caller's thread, as a group
+//! of one; the lock around the connection keeps one writer at a time. Under load the
+//! connection is busy or jobs are waiting, and jobs queue and commit in groups as before.
+//! The caller's thread never waits for another process's write lock (that fails over to the
+//! queue) nor checkpoints. Everything else queues: a settle, say, is written after its
+//! answer went out, and on the writer thread it neither delays that answer nor breaks a
+//! group.
 
 use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
+use std::time::Duration;
 
 use rusqlite::{ffi, Connection};
 use sqlx::error::{DatabaseError, ErrorKind};
@@ -45,10 +61,15 @@ const MAX_BATCH: usize = 128;
 const QUEUE: usize = 4096;
 /// Prepared statements kept per connection (the ledger uses about twenty).
 pub(crate) const STATEMENT_CACHE: usize = 64;
-/// WAL frames (pages) from which the checkpointer is nudged after each commit.
+/// WAL frames (pages) from which the checkpointer is nudged.
 const CHECKPOINT_FRAMES: i64 = 1_000;
+/// WAL frames added since the last nudge before the next one, while the WAL has not
+/// restarted.
+const CHECKPOINT_STEP: i64 = CHECKPOINT_FRAMES / 4;
 /// WAL frames past which the writer checkpoints itself (about 40 MB).
 const WAL_LIMIT: i64 = 10_000;
+/// How long a write waits for another process's write lock before giving up.
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The WAL file is truncated back to this size when it restarts after growing larger.
 pub(crate) const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
@@ -172,6 +193,23 @@ struct FnJob<T, F> {
     reply: oneshot::Sender<Result<T>>,
 }
 
+impl<T, F> FnJob<T, F>
+where
+    T: Send + 'static,
+    F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+{
+    /// The job, and where its result will arrive.
+    fn boxed(f: F) -> (Box<dyn Job>, oneshot::Receiver<Result<T>>) {
+        let (reply, rx) = oneshot::channel();
+        let job = FnJob {
+            f: Some(f),
+            out: None,
+            reply,
+        };
+        (Box::new(job), rx)
+    }
+}
+
 impl<T, F> Job for FnJob<T, F>
 where
     T: Send,
@@ -220,6 +258,44 @@ enum Msg {
 #[derive(Clone)]
 pub(crate) struct Writer {
     tx: mpsc::Sender<Msg>,
+    /// The write connection, taken out (`None`) when the writer closes.
+    core: Arc<Mutex<Option<Core>>>,
+}
+
+/// The write connection and what goes with it. Whoever holds its lock may write: the writer
+/// thread, or a caller running an urgent job in place.
+struct Core {
+    conn: Connection,
+    wal: WalWatch,
+    checkpoints: Checkpoints,
+}
+
+impl Core {
+    /// Runs `job` on the calling thread as a group of one, unless the WAL is due for the
+    /// writer thread's checkpoint or another process holds the write lock: then `job` is
+    /// handed back, not run, to be queued.
+    fn run_in_place(&mut self, job: Box<dyn Job>) -> std::result::Result<(), Box<dyn Job>> {
+        if self.wal.frames() >= self.checkpoints.inline_at {
+            return Err(job);
+        }
+        // Taking the write lock is the one place SQLite could wait (for another process).
+        let _ = self.conn.busy_timeout(Duration::ZERO);
+        let begun = exec(&self.conn, "BEGIN IMMEDIATE");
+        let _ = self.conn.busy_timeout(BUSY_TIMEOUT);
+        if begun.is_err() {
+            rollback(&self.conn);
+            return Err(job);
+        }
+        if run_begun(&self.conn, vec![job]) {
+            self.checkpoints.committed(self.wal.frames());
+        }
+        Ok(())
+    }
+}
+
+fn lock(core: &Mutex<Option<Core>>) -> MutexGuard<'_, Option<Core>> {
+    // Jobs run under `catch_unwind`; a poisoned lock still guards a usable connection.
+    core.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn closed() -> StoreError {
@@ -248,29 +324,45 @@ impl Writer {
                 .spawn(move || checkpointer(checkpoints, nudged, &one_at_a_time))
                 .map_err(spawn_failed)?
         };
+        let wal = WalWatch::new(&conn);
+        let core = Arc::new(Mutex::new(Some(Core {
+            conn,
+            wal,
+            checkpoints: Checkpoints {
+                nudge,
+                one_at_a_time,
+                inline_at: WAL_LIMIT,
+                nudged_at: 0,
+            },
+        })));
         let (tx, rx) = mpsc::channel(QUEUE);
+        let shared = core.clone();
         std::thread::Builder::new()
             .name("shoal-sqlite-writer".into())
             .spawn(move || {
-                let wal = WalWatch::new(&conn);
-                let checkpoints = Checkpoints {
-                    nudge,
-                    one_at_a_time,
-                    inline_at: WAL_LIMIT,
-                };
-                let closing = run(&conn, rx, &wal, checkpoints);
-                wal.unwatch(&conn);
-                let _ = conn.close();
-                // After the writer's connection: the last one closed checkpoints the WAL.
-                let _ = checkpointer.join();
-                drop(wal);
+                let closing = run(&shared, rx);
+                let core = lock(&shared).take();
+                if let Some(Core {
+                    conn,
+                    wal,
+                    checkpoints,
+                }) = core
+                {
+                    // Ends the checkpointer's loop.
+                    drop(checkpoints);
+                    wal.unwatch(&conn);
+                    let _ = conn.close();
+                    // After the writer's connection: the last one closed checkpoints the WAL.
+                    let _ = checkpointer.join();
+                    drop(wal);
+                }
                 drop(keep);
                 if let Some(done) = closing {
                     let _ = done.send(());
                 }
             })
             .map_err(spawn_failed)?;
-        Ok(Writer { tx })
+        Ok(Writer { tx, core })
     }
 
     /// Run `f` on the write connection, inside the writer's transaction (and its own
@@ -280,17 +372,45 @@ impl Writer {
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T> + Send + 'static,
     {
-        let (reply, rx) = oneshot::channel();
-        let job = FnJob {
-            f: Some(f),
-            out: None,
-            reply,
-        };
-        self.tx
-            .send(Msg::Job(Box::new(job)))
-            .await
-            .map_err(|_| closed())?;
+        let (job, rx) = FnJob::boxed(f);
+        self.queue(job).await?;
         rx.await.map_err(|_| closed())?
+    }
+
+    /// [`Writer::run`] for a job of a few statements that a client is waiting on (a hold):
+    /// when nothing is queued and the connection is free, it runs at once on the calling
+    /// thread, sparing the two thread hand-offs of the queue.
+    pub(crate) async fn run_urgent<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+    {
+        let (job, rx) = FnJob::boxed(f);
+        if let Some(job) = self.try_in_place(job) {
+            self.queue(job).await?;
+        }
+        rx.await.map_err(|_| closed())?
+    }
+
+    /// Runs `job` here if the writer is idle; hands it back otherwise.
+    fn try_in_place(&self, job: Box<dyn Job>) -> Option<Box<dyn Job>> {
+        // Jobs waiting go first (and the writer thread is about to take the connection).
+        if self.tx.capacity() != self.tx.max_capacity() {
+            return Some(job);
+        }
+        let mut guard = match self.core.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => return Some(job),
+        };
+        match guard.as_mut() {
+            Some(core) => core.run_in_place(job).err(),
+            None => Some(job),
+        }
+    }
+
+    async fn queue(&self, job: Box<dyn Job>) -> Result<()> {
+        self.tx.send(Msg::Job(job)).await.map_err(|_| closed())
     }
 
     /// Finish the jobs already queued, close the connection, and refuse new jobs.
@@ -354,22 +474,37 @@ struct Checkpoints {
     one_at_a_time: Arc<Mutex<()>>,
     /// WAL frames at which the writer checkpoints itself next.
     inline_at: i64,
+    /// WAL frames at the last nudge (0 once the WAL restarted).
+    nudged_at: i64,
 }
 
 impl Checkpoints {
-    /// After each commit, between transactions.
-    fn committed(&mut self, conn: &Connection, frames: i64) {
+    /// On the writer thread after each group, between transactions: past the WAL's limit it
+    /// checkpoints itself. (A commit in place leaves that to the next group.)
+    fn checkpoint_if_due(&mut self, conn: &Connection, frames: i64) {
         if frames >= self.inline_at {
             let _running = self.one_at_a_time.lock();
             let _ = checkpoint(conn);
             // Should a reader keep it from catching up, not again at every commit.
             self.inline_at = frames + WAL_LIMIT / 4;
-        } else if frames < WAL_LIMIT {
+        }
+    }
+
+    /// After each commit, wherever it ran: nudges the checkpointer when due.
+    fn committed(&mut self, frames: i64) {
+        if frames < self.inline_at && frames < WAL_LIMIT {
             self.inline_at = WAL_LIMIT;
         }
-        if frames >= CHECKPOINT_FRAMES {
-            // Full: a checkpoint is queued already.
-            let _ = self.nudge.try_send(());
+        if frames < self.nudged_at {
+            // The WAL restarted from its beginning.
+            self.nudged_at = 0;
+        }
+        // (A full channel: a checkpoint is queued already.)
+        if frames >= CHECKPOINT_FRAMES
+            && frames >= self.nudged_at + CHECKPOINT_STEP
+            && self.nudge.try_send(()).is_ok()
+        {
+            self.nudged_at = frames;
         }
     }
 }
@@ -395,12 +530,7 @@ fn checkpointer(
 
 /// Runs jobs until the last handle is dropped or [`Writer::close`]; returns the latter's
 /// reply.
-fn run(
-    conn: &Connection,
-    mut rx: mpsc::Receiver<Msg>,
-    wal: &WalWatch,
-    mut checkpoints: Checkpoints,
-) -> Option<oneshot::Sender<()>> {
+fn run(core: &Mutex<Option<Core>>, mut rx: mpsc::Receiver<Msg>) -> Option<oneshot::Sender<()>> {
     let mut closing = None;
     let mut batch: Vec<Box<dyn Job>> = Vec::new();
     while closing.is_none() {
@@ -416,8 +546,19 @@ fn run(
                 Err(_) => break,
             }
         }
-        if !batch.is_empty() && run_batch(conn, std::mem::take(&mut batch)) {
-            checkpoints.committed(conn, wal.frames());
+        if batch.is_empty() {
+            continue;
+        }
+        let mut guard = lock(core);
+        let Some(core) = guard.as_mut() else {
+            // Only this thread takes the connection out, after this loop.
+            fail_all(std::mem::take(&mut batch), "the writer is closed");
+            continue;
+        };
+        if run_batch(&core.conn, std::mem::take(&mut batch)) {
+            let frames = core.wal.frames();
+            core.checkpoints.checkpoint_if_due(&core.conn, frames);
+            core.checkpoints.committed(frames);
         }
     }
     // Jobs sent after the close are dropped with the queue: their callers learn the store
@@ -446,13 +587,18 @@ fn fail_all(batch: Vec<Box<dyn Job>>, msg: &str) {
 }
 
 /// Runs one group; true when it committed.
-fn run_batch(conn: &Connection, mut batch: Vec<Box<dyn Job>>) -> bool {
+fn run_batch(conn: &Connection, batch: Vec<Box<dyn Job>>) -> bool {
     if let Err(e) = exec(conn, "BEGIN IMMEDIATE") {
         // Another process kept the write lock past the busy timeout, or worse.
         rollback(conn);
         fail_all(batch, &e.to_string());
         return false;
     }
+    run_begun(conn, batch)
+}
+
+/// Runs one group inside the transaction just begun; true when it committed.
+fn run_begun(conn: &Connection, mut batch: Vec<Box<dyn Job>>) -> bool {
     let grouped = batch.len() > 1;
     for i in 0..batch.len() {
         if grouped {
@@ -497,5 +643,153 @@ fn run_batch(conn: &Connection, mut batch: Vec<Box<dyn Job>>) -> bool {
             fail_all(batch, &e.to_string());
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::pin;
+    use std::thread::ThreadId;
+
+    use super::*;
+    use crate::sqlite::open_writer;
+
+    /// A writer on a new file with one table, and the file's folder.
+    fn writer() -> (Writer, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        let conn = open_writer(&path).unwrap();
+        conn.execute_batch("CREATE TABLE t (x INTEGER NOT NULL UNIQUE)")
+            .unwrap();
+        let writer = Writer::start(conn, open_writer(&path).unwrap(), None).unwrap();
+        (writer, dir)
+    }
+
+    /// Where a job ran: its thread, and its thread's name.
+    fn insert(x: i64) -> impl FnOnce(&Connection) -> Result<(ThreadId, String)> + Send {
+        move |conn| {
+            conn.execute("INSERT INTO t (x) VALUES (?1)", [x]).db()?;
+            let me = std::thread::current();
+            Ok((me.id(), me.name().unwrap_or_default().to_string()))
+        }
+    }
+
+    fn rows(dir: &tempfile::TempDir) -> i64 {
+        let conn = open_writer(&dir.path().join("w.db")).unwrap();
+        conn.query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_idle_writer_runs_an_urgent_job_in_place() {
+        let (writer, dir) = writer();
+        let (thread, _) = writer.run_urgent(insert(1)).await.unwrap();
+        assert_eq!(thread, std::thread::current().id());
+        // Committed: another connection sees it.
+        assert_eq!(rows(&dir), 1);
+        // A failing job in place rolls back alone and reports its own error.
+        let dup = writer.run_urgent(insert(1)).await.unwrap_err();
+        assert!(
+            matches!(&dup, StoreError::Database(e) if crate::ledger::is_unique_violation(e)),
+            "{dup}"
+        );
+        writer.run_urgent(insert(2)).await.unwrap();
+        assert_eq!(rows(&dir), 2);
+        // Other jobs always take the queue.
+        let (_, name) = writer.run(insert(3)).await.unwrap();
+        assert_eq!(name, "shoal-sqlite-writer");
+        writer.close().await;
+    }
+
+    // The lock is held on purpose across single polls (`poll!`), to keep the writer busy.
+    #[allow(clippy::await_holding_lock)]
+    #[tokio::test]
+    async fn a_busy_writer_queues_urgent_jobs_and_commits_them_together() {
+        const N: i64 = 50;
+        let (writer, dir) = writer();
+        let jobs: Vec<_> = {
+            // The connection is busy: every job finds it taken and queues.
+            let held = writer.core.lock().unwrap();
+            let mut jobs: Vec<_> = (0..N)
+                .map(|x| Box::pin(writer.run_urgent(insert(x))))
+                .collect();
+            for job in &mut jobs {
+                assert!(futures::poll!(job.as_mut()).is_pending());
+            }
+            drop(held);
+            jobs
+        };
+        for job in futures::future::join_all(jobs).await {
+            let (_, name) = job.unwrap();
+            assert_eq!(name, "shoal-sqlite-writer");
+        }
+        assert_eq!(rows(&dir), N);
+        // Grouped: a commit apiece would have written at least one WAL frame each.
+        let frames = writer.core.lock().unwrap().as_ref().unwrap().wal.frames();
+        assert!(frames < N / 2, "{frames} WAL frames for {N} queued inserts");
+        writer.close().await;
+    }
+
+    #[tokio::test]
+    async fn an_urgent_job_waits_for_another_process_on_the_writer_thread() {
+        let (writer, dir) = writer();
+        // Another connection (as another process would) holds the file's write lock.
+        let other = open_writer(&dir.path().join("w.db")).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let mut job = pin!(writer.run_urgent(insert(1)));
+        // Not run in place (that would have waited, or failed): queued.
+        assert!(futures::poll!(job.as_mut()).is_pending());
+        other.execute_batch("COMMIT").unwrap();
+        let (_, name) = job.await.unwrap();
+        assert_eq!(name, "shoal-sqlite-writer");
+        // The writer thread hands results out before it lets go of the connection: wait
+        // until it has. Then the in-place path still waits for nobody.
+        drop(writer.core.lock().unwrap());
+        let (thread, _) = writer.run_urgent(insert(2)).await.unwrap();
+        assert_eq!(thread, std::thread::current().id());
+        writer.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_closed_writer_refuses_urgent_jobs() {
+        let (writer, _dir) = writer();
+        writer.close().await;
+        let err = writer.run_urgent(insert(1)).await.unwrap_err();
+        assert!(
+            matches!(err, StoreError::Database(sqlx::Error::PoolClosed)),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_checkpointer_is_nudged_once_per_step_until_the_wal_restarts() {
+        let (nudge, nudged) = std::sync::mpsc::sync_channel(1);
+        let mut checkpoints = Checkpoints {
+            nudge,
+            one_at_a_time: Arc::new(Mutex::new(())),
+            inline_at: WAL_LIMIT,
+            nudged_at: 0,
+        };
+        // Commits of 3 frames each, with an idle checkpointer that takes every nudge.
+        let mut nudges = 0;
+        let mut commit = |frames: i64| {
+            checkpoints.committed(frames);
+            nudged.try_iter().count()
+        };
+        for frames in (3..CHECKPOINT_FRAMES).step_by(3) {
+            nudges += commit(frames);
+        }
+        assert_eq!(nudges, 0, "below the threshold");
+        // The checkpoints lose the race: the WAL grows on without restarting.
+        let grown = 2 * CHECKPOINT_FRAMES;
+        for frames in (CHECKPOINT_FRAMES..grown).step_by(3) {
+            nudges += commit(frames);
+        }
+        let steps = (grown - CHECKPOINT_FRAMES) / CHECKPOINT_STEP;
+        assert_eq!(nudges, steps as usize, "one nudge per step, not per commit");
+        // Restarted, then full again: nudged at once.
+        nudges += commit(3);
+        nudges += commit(CHECKPOINT_FRAMES);
+        assert_eq!(nudges, steps as usize + 1);
     }
 }
