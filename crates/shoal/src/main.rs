@@ -20,9 +20,11 @@ struct Cli {
     /// Log format on stderr.
     #[arg(long, global = true, env = "SHOAL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
-    /// Threads that run requests and jobs [default: one per CPU]. On a small machine shared
-    /// with other processes (a worker, its model server), fewer threads hand less work between
-    /// them.
+    /// Threads that run requests and jobs [default: one per CPU for serve and admin, 1 for
+    /// worker]. A worker's runtime only relays (its model server or llama.cpp's own threads
+    /// generate), and one thread hands nothing between threads; raise it for a worker that
+    /// relays tens of thousands of requests a second. On a small machine shared with other
+    /// processes, fewer gateway threads hand less work between them too.
     #[arg(long, global = true, env = "SHOAL_RUNTIME_THREADS", value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     runtime_threads: Option<u16>,
@@ -112,7 +114,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
     let mut builder = tokio::runtime::Builder::new_multi_thread();
-    if let Some(n) = cli.runtime_threads {
+    let threads = cli.runtime_threads.or(match cli.command {
+        // One thread relays ~20k requests a second here (BENCHMARKS.md), and without a
+        // second one a job's messages never cross threads on their way through.
+        Command::Worker(_) => Some(1),
+        Command::Serve(_) | Command::Admin(_) => None,
+    });
+    if let Some(n) = threads {
         builder.worker_threads(usize::from(n));
     }
     let runtime = match builder.enable_all().build() {

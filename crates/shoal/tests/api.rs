@@ -638,7 +638,8 @@ async fn ended_holds_are_pruned_after_the_retention() {
     assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
 }
 
-/// `--runtime-threads` sets how many runtime threads serve runs on, and 0 is refused.
+/// `--runtime-threads` sets how many runtime threads serve and worker run on (a worker: 1
+/// unless told), and 0 is refused.
 #[tokio::test]
 async fn runtime_threads_sets_the_runtime_size() {
     let dir = tempfile::tempdir().unwrap();
@@ -683,4 +684,43 @@ async fn runtime_threads_sets_the_runtime_size() {
     };
     assert_eq!(runtime_threads("1"), json!(1));
     assert_eq!(runtime_threads("3"), json!(3));
+
+    // A worker runs on one thread unless told otherwise; its start-up line says so. (No
+    // gateway listens: the line comes before the first dial.)
+    let worker_threads = |threads: Option<&str>| {
+        let mut cmd = std::process::Command::new(common::shoal_bin());
+        cmd.args([
+            "worker",
+            "--gateway",
+            "http://127.0.0.1:9",
+            "--token",
+            "sk-worker-none",
+            "--backend",
+            "openai",
+            "--upstream",
+            "http://127.0.0.1:9/v1",
+            "--serve",
+            "m=m",
+        ])
+        .env("SHOAL_LOG", "info")
+        .env("SHOAL_LOG_FORMAT", "json")
+        .env_remove("SHOAL_RUNTIME_THREADS")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+        if let Some(n) = threads {
+            cmd.env("SHOAL_RUNTIME_THREADS", n);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let mut lines =
+            std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+        let started = lines
+            .find_map(|l| l.ok().filter(|l| l.contains("shoal worker started")))
+            .expect("a start-up line");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let started: Value = serde_json::from_str(&started).unwrap();
+        started["fields"]["runtime_threads"].clone()
+    };
+    assert_eq!(worker_threads(None), json!(1));
+    assert_eq!(worker_threads(Some("2")), json!(2));
 }

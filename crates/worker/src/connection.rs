@@ -399,10 +399,13 @@ async fn run_job(
     // The end goes out first: the gateway's answer should not wait on formatting a log line.
     let _ = outbox.send(end.clone().into_message(job_id.clone())).await;
     match &end {
+        // At debug: the gateway's access log has a line per request already, and at info
+        // this one cost the worker 5-7 % of its throughput (BENCHMARKS.md). Failures stay
+        // at warn.
         JobEnd::Done {
             finish_reason,
             usage,
-        } => tracing::info!(
+        } => tracing::debug!(
             %job_id,
             %model,
             %finish_reason,

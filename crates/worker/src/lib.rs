@@ -207,6 +207,7 @@ pub async fn run_until(
     if let Some(dup) = args.serve.iter().find(|s| !ids.insert(&s.model.id)) {
         anyhow::bail!("--serve names {} twice", dup.model.id);
     }
+    let models = ids.len();
     let backend: Arc<dyn Backend> = match args.backend {
         BackendKind::Openai => {
             let upstream = args
@@ -246,6 +247,13 @@ pub async fn run_until(
         shutdown.await;
         trigger.cancel();
     });
+    let runtime_threads = tokio::runtime::Handle::current().metrics().num_workers();
+    tracing::info!(
+        models,
+        concurrency = settings.concurrency,
+        runtime_threads,
+        "shoal worker started"
+    );
     let served = connection::serve(settings, backend, token).await;
     watcher.abort();
     served
