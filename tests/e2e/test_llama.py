@@ -84,6 +84,12 @@ class LlamaWorker:
         text = self.err_log.read_text(errors="replace") if self.err_log.exists() else ""
         return [line for line in text.splitlines() if "job done" in line]
 
+    def slot_lines(self) -> list:
+        """(generating | done, slot, job id) for each llama slot log line, in order."""
+        text = self.err_log.read_text(errors="replace") if self.err_log.exists() else ""
+        found = re.findall(r"slot (generating|done) slot=(\d+) job_id=(\S+)", text)
+        return [(kind, int(slot), job) for kind, slot, job in found]
+
 
 @pytest.fixture(scope="module")
 def llama_gateway(shoal_bin, tmp_path_factory, log_dir):
@@ -215,30 +221,48 @@ def test_cancel_stops_generation(llama_client, llama_worker):
     assert n < 4000, lines[0]
 
 
-def test_two_jobs_stream_at_once(llama_client):
-    """Concurrency 2: two streams interleave; neither waits for the other to finish."""
-    seen = {}
+def test_two_jobs_stream_at_once(llama_client, llama_worker):
+    """Concurrency 2: two jobs generate at once, each in its own slot; neither waits for the
+    other to finish.
 
-    def run(tag: str):
-        stream = llama_client.chat.completions.create(
+    The order is read from the worker's own log (a slot's "slot generating" and "slot done"
+    lines), not from when chunks reach this client: the test model writes a token in well
+    under a millisecond, faster than Python reads SSE, so arrival times here would show two
+    streams "interleaving" even from a worker that runs one job at a time. A job that reaches
+    the worker after the other has already finished (a slow moment on a busy machine) proves
+    nothing either way, so a few pairs are tried; a one-slot worker never overlaps.
+    """
+
+    def stream(tag: str, start: threading.Barrier, contents: dict):
+        start.wait(10)
+        s = llama_client.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": f"job {tag}"}], max_tokens=300,
             temperature=1.0, seed=3, stream=True,
         )
-        times = []
-        for chunk in stream:
-            if chunk.choices and chunk.choices[0].delta.content:
-                times.append(time.monotonic())
-        seen[tag] = times
+        contents[tag] = [c.choices[0].delta.content for c in s
+                         if c.choices and c.choices[0].delta.content]
 
-    threads = [threading.Thread(target=run, args=(t,)) for t in "ab"]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    a, b = seen["a"], seen["b"]
-    assert a and b
-    # Each started before the other ended.
-    assert a[0] < b[-1] and b[0] < a[-1], (a[0], a[-1], b[0], b[-1])
+    orders = []
+    for _ in range(5):
+        before = len(llama_worker.slot_lines())
+        contents: dict = {}
+        start = threading.Barrier(2)
+        threads = [threading.Thread(target=stream, args=(t, start, contents)) for t in "ab"]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert contents.get("a") and contents.get("b"), contents.keys()
+        # Both slots' lines are written before each job's end goes out.
+        lines = wait_for(lambda: (lambda new: new if len(new) >= 4 else None)(
+            llama_worker.slot_lines()[before:]), 10, "the slots' log lines")
+        order = [(kind, slot) for kind, slot, _ in lines]
+        assert len(lines) == 4 and len({job for _, _, job in lines}) == 2, lines
+        orders.append(order)
+        if [kind for kind, _ in order] == ["generating", "generating", "done", "done"]:
+            assert order[0][1] != order[1][1], order  # two slots, one job each
+            return
+    pytest.fail(f"the two jobs never generated at once: {orders}")
 
 
 def test_bad_model_files_fail_clearly(shoal_bin, llama_gateway, tmp_path, log_dir):

@@ -203,6 +203,8 @@ fn data_url_bytes(url: &str) -> Option<Vec<u8>> {
 }
 
 struct Task {
+    /// For the slot's log lines.
+    job_id: String,
     prompt: String,
     request: shoal_protocol::worker::JobRequest,
     /// Whether the output is parsed for tool calls.
@@ -320,7 +322,7 @@ impl LlamaCppBackend {
                             return;
                         }
                     };
-                    slot_loop(model, ctx, vision.as_deref(), &rx);
+                    slot_loop(slot, model, ctx, vision.as_deref(), &rx);
                 })
                 .context("starting a llama slot thread")?;
             ready_rx
@@ -432,6 +434,7 @@ impl LlamaCppBackend {
         };
         let (events, mut rx) = mpsc::channel(64);
         let task = Task {
+            job_id: job.id.clone(),
             prompt,
             request: job.request,
             tools,
@@ -491,6 +494,7 @@ impl Backend for LlamaCppBackend {
 }
 
 fn slot_loop(
+    slot: u32,
     model: &'static LlamaModel,
     mut ctx: LlamaContext<'static>,
     vision: Option<&Vision>,
@@ -505,7 +509,10 @@ fn slot_loop(
             }
         };
         let events = task.events.clone();
+        let job_id = task.job_id.clone();
+        tracing::debug!(slot, %job_id, "slot generating");
         let end = generate(model, &mut ctx, vision, task);
+        tracing::debug!(slot, %job_id, "slot done");
         let _ = events.blocking_send(Event::End(end));
     }
 }
