@@ -492,7 +492,8 @@ impl Checkpoints {
 
     /// After each commit, wherever it ran: nudges the checkpointer when due.
     fn committed(&mut self, frames: i64) {
-        if frames < self.inline_at && frames < WAL_LIMIT {
+        // (`inline_at` is never below the limit, so under it no checkpoint is due.)
+        if frames < WAL_LIMIT {
             self.inline_at = WAL_LIMIT;
         }
         if frames < self.nudged_at {
