@@ -20,11 +20,10 @@ struct Cli {
     /// Log format on stderr.
     #[arg(long, global = true, env = "SHOAL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
-    /// Threads that run requests and jobs [default: one per CPU for serve and admin, 1 for
-    /// worker]. A worker's runtime only relays (its model server or llama.cpp's own threads
-    /// generate), and one thread hands nothing between threads; raise it for a worker that
-    /// relays tens of thousands of requests a second. On a small machine shared with other
-    /// processes, fewer gateway threads hand less work between them too.
+    /// Threads that run requests and jobs [default: one per CPU but one for serve (at least
+    /// one), one per CPU for admin, 1 for worker]. A worker's runtime only relays (its model
+    /// server or llama.cpp's own threads generate), and one thread hands nothing between
+    /// threads; raise it for a worker that relays tens of thousands of requests a second.
     #[arg(long, global = true, env = "SHOAL_RUNTIME_THREADS", value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     runtime_threads: Option<u16>,
@@ -110,6 +109,15 @@ fn init_logging(format: LogFormat) {
     }
 }
 
+/// The gateway's default: one runtime thread per CPU but one, at least one. The spare CPU is
+/// for the store's writer thread (SQLite) and whatever shares the machine; on two CPUs the
+/// second runtime thread mostly woke up to find nothing to take, and every such wake-up sat
+/// in a request's path (BENCHMARKS.md, "one gateway thread").
+fn serve_threads() -> u16 {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cpus.saturating_sub(1).clamp(1, 1024) as u16
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
@@ -118,7 +126,8 @@ fn main() -> ExitCode {
         // One thread relays ~20k requests a second here (BENCHMARKS.md), and without a
         // second one a job's messages never cross threads on their way through.
         Command::Worker(_) => Some(1),
-        Command::Serve(_) | Command::Admin(_) => None,
+        Command::Serve(_) => Some(serve_threads()),
+        Command::Admin(_) => None,
     });
     if let Some(n) = threads {
         builder.worker_threads(usize::from(n));

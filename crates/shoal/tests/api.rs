@@ -638,8 +638,8 @@ async fn ended_holds_are_pruned_after_the_retention() {
     assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
 }
 
-/// `--runtime-threads` sets how many runtime threads serve and worker run on (a worker: 1
-/// unless told), and 0 is refused.
+/// `--runtime-threads` sets how many runtime threads serve and worker run on (serve: one per
+/// CPU but one, at least one; a worker: 1 unless told), and 0 is refused.
 #[tokio::test]
 async fn runtime_threads_sets_the_runtime_size() {
     let dir = tempfile::tempdir().unwrap();
@@ -652,12 +652,18 @@ async fn runtime_threads_sets_the_runtime_size() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--runtime-threads"));
 
     // The gateway's start-up line says how many runtime threads it runs on.
-    let runtime_threads = |threads: &str| {
-        let log = dir.path().join(format!("serve-{threads}.log"));
-        let mut child = std::process::Command::new(common::shoal_bin())
+    let runtime_threads = |threads: Option<&str>| {
+        let log = dir
+            .path()
+            .join(format!("serve-{}.log", threads.unwrap_or("default")));
+        let mut cmd = std::process::Command::new(common::shoal_bin());
+        cmd.env_remove("SHOAL_RUNTIME_THREADS");
+        if let Some(n) = threads {
+            cmd.env("SHOAL_RUNTIME_THREADS", n);
+        }
+        let mut child = cmd
             .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir.path())
-            .env("SHOAL_RUNTIME_THREADS", threads)
             .env("SHOAL_LOG", "info")
             .env("SHOAL_LOG_FORMAT", "json")
             .stdout(std::process::Stdio::piped())
@@ -682,8 +688,10 @@ async fn runtime_threads_sets_the_runtime_size() {
         let started: Value = serde_json::from_str(started).unwrap();
         started["fields"]["runtime_threads"].clone()
     };
-    assert_eq!(runtime_threads("1"), json!(1));
-    assert_eq!(runtime_threads("3"), json!(3));
+    assert_eq!(runtime_threads(Some("1")), json!(1));
+    assert_eq!(runtime_threads(Some("3")), json!(3));
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(runtime_threads(None), json!(cpus.saturating_sub(1).max(1)));
 
     // A worker runs on one thread unless told otherwise; its start-up line says so. (No
     // gateway listens: the line comes before the first dial.)
