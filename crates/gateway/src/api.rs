@@ -143,9 +143,12 @@ pub async fn chat_completions(
     // Time-ordered (UUIDv7: milliseconds, then random bits): the holds table is keyed by this
     // id, and ids that follow one another land in the same B-tree page instead of a random
     // one, so a commit writes fewer pages. It tells the client nothing `created` does not.
-    let request_id = format!("chatcmpl-{}", uuid::Uuid::now_v7().simple());
-    let needed = pricing::hold_credits(&state.config.rate_card, &req, model);
+    // The random bits come from the thread's own generator (`rand`), not a system call.
     let now = now_ms();
+    let millis = u64::try_from(now).unwrap_or(0);
+    let id = uuid::Builder::from_unix_timestamp_millis(millis, &rand::random()).into_uuid();
+    let request_id = format!("chatcmpl-{}", id.simple());
+    let needed = pricing::hold_credits(&state.config.rate_card, &req, model);
     let hold = HoldRequest {
         request_id: request_id.clone(),
         account_id: caller.account_id,

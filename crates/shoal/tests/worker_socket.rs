@@ -112,6 +112,20 @@ async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() ->
     }
 }
 
+/// The 32 hex digits of `id` after `prefix`, checked to be an RFC 9562 UUID of `version`.
+fn uuid_hex<'a>(id: &'a str, prefix: &str, version: char) -> &'a str {
+    let hex = id
+        .strip_prefix(prefix)
+        .unwrap_or_else(|| panic!("{id} lacks {prefix}"));
+    assert!(
+        hex.len() == 32 && hex.chars().all(|c| c.is_ascii_hexdigit()),
+        "{id}"
+    );
+    assert_eq!(hex.as_bytes()[12], version as u8, "version of {id}");
+    assert!(b"89ab".contains(&hex.as_bytes()[16]), "variant of {id}");
+    hex
+}
+
 #[tokio::test]
 async fn bad_tokens_are_refused_before_the_upgrade() {
     let s = Server::start(None);
@@ -254,10 +268,25 @@ async fn jobs_are_pushed_with_generation_input_only_and_silent_workers_dropped()
     .await;
     let resp = client.await.unwrap();
     assert_eq!(resp.status(), 200);
+    let request_id = resp.headers()["x-request-id"].to_str().unwrap().to_owned();
     let completion: Value = resp.json().await.unwrap();
     assert_eq!(completion["choices"][0]["message"]["content"], "Hello");
     assert_eq!(completion["model"], "large-27b-uncensored");
     assert_eq!(completion["usage"]["total_tokens"], 12);
+
+    // The request id is a random (v4) UUID; the completion's id a time-ordered (v7) one,
+    // whose first 48 bits are the Unix time in milliseconds.
+    uuid_hex(&request_id, "req_", '4');
+    let id = uuid_hex(completion["id"].as_str().unwrap(), "chatcmpl-", '7');
+    let millis = u64::from_str_radix(&id[..12], 16).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    assert!(
+        now.abs_diff(millis) < 60_000,
+        "{id} is not from now ({now} ms)"
+    );
 
     // The gateway's own overhead and dispatch wait are exported for operators. The charge
     // is counted when the hold is settled, which may land just after the body is sent.
