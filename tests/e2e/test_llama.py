@@ -80,14 +80,15 @@ class LlamaWorker:
                                  stdin=subprocess.DEVNULL, env=clean_env(SHOAL_LOG=SHOAL_LOG))
         self.proc = Proc(name, popen, [out_log, self.err_log], shoal=True)
 
+    def log_text(self) -> str:
+        return self.err_log.read_text(errors="replace") if self.err_log.exists() else ""
+
     def done_lines(self) -> list:
-        text = self.err_log.read_text(errors="replace") if self.err_log.exists() else ""
-        return [line for line in text.splitlines() if "job done" in line]
+        return [line for line in self.log_text().splitlines() if "job done" in line]
 
     def slot_lines(self) -> list:
         """(generating | done, slot, job id) for each llama slot log line, in order."""
-        text = self.err_log.read_text(errors="replace") if self.err_log.exists() else ""
-        found = re.findall(r"slot (generating|done) slot=(\d+) job_id=(\S+)", text)
+        found = re.findall(r"slot (generating|done) slot=(\d+) job_id=(\S+)", self.log_text())
         return [(kind, int(slot), job) for kind, slot, job in found]
 
 
@@ -254,8 +255,11 @@ def test_two_jobs_stream_at_once(llama_client, llama_worker):
             t.join(120)
         assert contents.get("a") and contents.get("b"), contents.keys()
         # Both slots' lines are written before each job's end goes out.
-        lines = wait_for(lambda: (lambda new: new if len(new) >= 4 else None)(
-            llama_worker.slot_lines()[before:]), 10, "the slots' log lines")
+        def four_new_lines():
+            new = llama_worker.slot_lines()[before:]
+            return new if len(new) >= 4 else None
+
+        lines = wait_for(four_new_lines, 10, "the slots' log lines")
         order = [(kind, slot) for kind, slot, _ in lines]
         assert len(lines) == 4 and len({job for _, _, job in lines}) == 2, lines
         orders.append(order)
