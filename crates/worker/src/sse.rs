@@ -27,9 +27,25 @@ impl SseParser {
                 bytes = &bytes[1..];
             }
         }
-        while let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
-            self.line.extend_from_slice(&bytes[..end]);
+        // `memchr2` scans a word at a time; a byte-at-a-time search was a tenth of the
+        // worker's instructions on short answers.
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', bytes) {
             let terminator = bytes[end];
+            let completed = if self.line.is_empty() {
+                // The usual case: the whole line is in this push, so it is read in place.
+                self.take_line(&bytes[..end])
+            } else {
+                self.line.extend_from_slice(&bytes[..end]);
+                let line = std::mem::take(&mut self.line);
+                let completed = self.take_line(&line);
+                // Keeps the buffer's allocation for the next partial line.
+                self.line = line;
+                self.line.clear();
+                completed
+            };
+            if let Some(data) = completed {
+                events.push(data);
+            }
             bytes = &bytes[end + 1..];
             if terminator == b'\r' {
                 match bytes.first() {
@@ -37,10 +53,6 @@ impl SseParser {
                     Some(_) => {}
                     None => self.after_cr = true,
                 }
-            }
-            let line = std::mem::take(&mut self.line);
-            if let Some(data) = self.take_line(&line) {
-                events.push(data);
             }
         }
         self.line.extend_from_slice(bytes);
@@ -72,7 +84,12 @@ impl SseParser {
             None => (line, &b""[..]),
         };
         if field == b"data" {
-            let value = String::from_utf8_lossy(value);
+            // Valid UTF-8 (every conforming server) takes the fast check; anything else is
+            // still read, with replacement characters, as before.
+            let value = match std::str::from_utf8(value) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(value),
+            };
             match &mut self.data {
                 Some(data) => {
                     data.push('\n');
@@ -172,6 +189,18 @@ mod tests {
             ["x", "[DONE]"]
         );
         assert_eq!(parse_in_pieces(b"data: [DONE]", &[]), ["[DONE]"]);
+    }
+
+    #[test]
+    fn invalid_utf8_is_read_with_replacement_characters() {
+        let body = b"data: a\xffb\n\ndata: ok\n\n";
+        for i in 0..=body.len() {
+            assert_eq!(
+                parse_in_pieces(body, &[i]),
+                ["a\u{fffd}b", "ok"],
+                "cut at {i}"
+            );
+        }
     }
 
     #[test]
