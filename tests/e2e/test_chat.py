@@ -240,6 +240,25 @@ def test_stream(gateway, worker, upstream, client, nonce):
     one_request(upstream, nonce)
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+def test_large_prompt_and_answer_arrive_whole(gateway, worker, upstream, client, nonce, stream):
+    """A job and answer chunks far larger than one socket read (the worker socket reads 4 KiB
+    at a time) arrive whole: a ~330 KB prompt of 40 long words, shouted back word by word in
+    ~8 KB chunks."""
+    words = [f"{i:02d}{nonce}" + "abcdefghijklmnopqrstuvwxyz" * 320 for i in range(40)]
+    said = "[[shout]] " + " ".join(words)
+    expected = " ".join(words).upper()
+    if stream:
+        got = collect(client.chat.completions.create(model=LARGE, messages=[user(said)], stream=True))
+        content, finish = got.content, got.finish
+    else:
+        resp = client.chat.completions.create(model=LARGE, messages=[user(said)])
+        content, finish = resp.choices[0].message.content, resp.choices[0].finish_reason
+    assert finish == "stop"
+    assert len(content) == len(expected) and content == expected
+    assert one_request(upstream, nonce)["body"]["messages"][-1]["content"] == said
+
+
 def test_stream_wire_format_ends_with_done(gateway, worker, account, nonce):
     body = {"model": LARGE, "messages": [user(f"hi {nonce}")], "stream": True}
     data = raw_sse(gateway, account.key, body)

@@ -58,14 +58,15 @@ pub async fn worker_socket(
     };
     upgrade
         .max_message_size(state.config.body_limit_bytes * 2)
-        // tungstenite zero-fills the free part of its read buffer before every read; most
-        // frames are a few hundred bytes, so 128 KiB (the default) was mostly memset.
+        // tungstenite zero-fills this many bytes before every read, also before the read
+        // that finds the socket empty (at least two per message); worker messages are a few
+        // hundred bytes, so 128 KiB (the default) was mostly memset.
         .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |socket| run_worker(socket, state, worker.name))
 }
 
-/// Initial capacity of a worker socket's read buffer (it grows for larger frames).
-const READ_BUFFER_BYTES: usize = 16 * 1024;
+/// The most a worker socket reads at once (a larger frame takes several reads).
+const READ_BUFFER_BYTES: usize = 4 * 1024;
 /// Most queued messages written to a worker with one flush.
 const WRITE_BATCH: usize = 64;
 

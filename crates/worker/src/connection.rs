@@ -130,10 +130,11 @@ async fn dial(settings: &Settings) -> Result<Socket, DialError> {
         ))
     })?;
     request.headers_mut().insert(header::AUTHORIZATION, bearer);
-    // The read buffer is zero-filled before every read: keep it near the usual frame size
-    // (it grows for larger frames) instead of the default 128 KiB.
+    // tungstenite zero-fills this many bytes before every read, also before the read that
+    // finds the socket empty (at least two per message): keep it near the usual job size
+    // instead of the default 128 KiB. A larger job is read in several reads of this size.
     let config = WebSocketConfig::default()
-        .read_buffer_size(16 * 1024)
+        .read_buffer_size(4 * 1024)
         .max_message_size(Some(MAX_MESSAGE_BYTES))
         .max_frame_size(Some(MAX_MESSAGE_BYTES));
     let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
