@@ -33,13 +33,10 @@ impl SseParser {
             let terminator = bytes[end];
             let completed = if self.line.is_empty() {
                 // The usual case: the whole line is in this push, so it is read in place.
-                self.take_line(&bytes[..end])
+                take_line(&mut self.data, &bytes[..end])
             } else {
                 self.line.extend_from_slice(&bytes[..end]);
-                let line = std::mem::take(&mut self.line);
-                let completed = self.take_line(&line);
-                // Keeps the buffer's allocation for the next partial line.
-                self.line = line;
+                let completed = take_line(&mut self.data, &self.line);
                 self.line.clear();
                 completed
             };
@@ -62,44 +59,46 @@ impl SseParser {
     /// Ends the stream: an event left without its blank line still counts (some servers close
     /// right after `data: [DONE]\n`).
     pub fn finish(&mut self) -> Option<String> {
-        let line = std::mem::take(&mut self.line);
-        if !line.is_empty() {
-            self.take_line(&line);
+        if !self.line.is_empty() {
+            take_line(&mut self.data, &self.line);
+            self.line.clear();
         }
         self.data.take()
     }
+}
 
-    fn take_line(&mut self, line: &[u8]) -> Option<String> {
-        if line.is_empty() {
-            return self.data.take();
-        }
-        if line.starts_with(b":") {
-            return None;
-        }
-        let (field, value) = match line.iter().position(|&b| b == b':') {
-            Some(colon) => {
-                let value = &line[colon + 1..];
-                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
-            }
-            None => (line, &b""[..]),
-        };
-        if field == b"data" {
-            // Valid UTF-8 (every conforming server) takes the fast check; anything else is
-            // still read, with replacement characters, as before.
-            let value = match std::str::from_utf8(value) {
-                Ok(text) => std::borrow::Cow::Borrowed(text),
-                Err(_) => String::from_utf8_lossy(value),
-            };
-            match &mut self.data {
-                Some(data) => {
-                    data.push('\n');
-                    data.push_str(&value);
-                }
-                None => self.data = Some(value.into_owned()),
-            }
-        }
-        None
+/// Reads one line into the event being built (`data`); a blank line ends the event and
+/// returns its data.
+fn take_line(data: &mut Option<String>, line: &[u8]) -> Option<String> {
+    if line.is_empty() {
+        return data.take();
     }
+    if line.starts_with(b":") {
+        return None;
+    }
+    let (field, value) = match line.iter().position(|&b| b == b':') {
+        Some(colon) => {
+            let value = &line[colon + 1..];
+            (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
+        }
+        None => (line, &b""[..]),
+    };
+    if field == b"data" {
+        // Valid UTF-8 (every conforming server) takes the fast check; anything else is
+        // still read, with replacement characters, as before.
+        let value = match std::str::from_utf8(value) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(value),
+        };
+        match data {
+            Some(data) => {
+                data.push('\n');
+                data.push_str(&value);
+            }
+            None => *data = Some(value.into_owned()),
+        }
+    }
+    None
 }
 
 #[cfg(test)]
