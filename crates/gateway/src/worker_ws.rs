@@ -196,6 +196,9 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         match msg {
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
+            WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } => {
+                break "protocol error (image message from a text worker)"
+            }
             WorkerMessage::Delta {
                 job_id,
                 content,

@@ -81,6 +81,25 @@ pub struct JobUsage {
     pub reasoning_tokens: u64,
 }
 
+/// The generation input of one image job: nothing else about the request reaches an image
+/// worker. Like [`JobRequest`], it has no field for a key, an account, an IP or a user id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImageJobRequest {
+    pub prompt: String,
+    /// The caller's negative prompt joined with the service's baseline one (never empty).
+    pub negative_prompt: String,
+    /// Pixels, a multiple of 64.
+    pub width: u32,
+    /// Pixels, a multiple of 64.
+    pub height: u32,
+    pub steps: u32,
+    /// Classifier-free guidance scale.
+    pub cfg: f32,
+    /// Always set by the gateway (it picks one when the caller did not), so every result can
+    /// report the seed that made it, and servers that never echo a random seed need not.
+    pub seed: u64,
+}
+
 /// Messages from a worker to the gateway.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -107,6 +126,17 @@ pub enum WorkerMessage {
         job_id: String,
         finish_reason: String,
         usage: JobUsage,
+    },
+    /// An image job's progress: `step` of `steps` sampling steps are done.
+    Progress {
+        job_id: String,
+        step: u32,
+        steps: u32,
+    },
+    /// An image job's result: the PNG, standard base64 (with padding) in the text frame.
+    Image {
+        job_id: String,
+        png_base64: String,
     },
     Error {
         job_id: String,
@@ -136,6 +166,12 @@ pub enum GatewayMessage {
         job_id: String,
         model: String,
         request: JobRequest,
+    },
+    /// An image job, sent only to workers of kind `image`.
+    ImageJob {
+        job_id: String,
+        model: String,
+        request: ImageJobRequest,
     },
     Cancel {
         job_id: String,

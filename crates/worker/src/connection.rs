@@ -334,6 +334,9 @@ impl Session<'_> {
                     });
                 }
             }
+            GatewayMessage::ImageJob { job_id, .. } => {
+                self.reply(job_id, code::BAD_JOB, false).await;
+            }
             GatewayMessage::Cancel { job_id } => {
                 if let Some(control) = self.jobs.get(&job_id) {
                     tracing::info!(%job_id, "job cancelled by the gateway");
