@@ -103,14 +103,46 @@ pub fn utc_day(now_ms: i64) -> i64 {
     now_ms.div_euclid(86_400_000)
 }
 
-/// Plan credits left on `today`, given the day they were last spent and how many were spent
-/// that day. A day in the past means a reset; used credits above a lowered daily amount
-/// leave 0, never a negative number.
+// The plan's day: the rule every backend follows.
+//
+// An account keeps one counter of plan credits: `plan_used` credits spent on `plan_day`.
+// The plan day is the latest UTC day on which plan credits were spent; it moves only when
+// a settle spends plan credits, and only forward. Movements are stamped with the clock of
+// the gateway that made them (`now`), and clocks lag, so a settle stamped on an earlier day
+// than the plan day can arrive after one that already spent credits on the new day. Such a
+// settle is counted on the plan day: it gets the plan credits left on that day (never the
+// earlier day's, whose count is gone; spending them again could pay a day's plan twice),
+// then the balance. A settle that spends no plan credits (a void, a hold found expired, a
+// charge of 0, an account without a plan or with nothing left) leaves the plan day and
+// counter as they are, so the bucket a lagging settle pays from depends only on the plan
+// credits actually spent before it, and `(plan_day, plan_used)` is exactly what the
+// journal's plan rows say (the latest day with plan rows, and their sum on it).
+//
+// PostgreSQL evaluates the same rules in SQL (`shoal_plan_left` and its neighbours in the
+// migrations, used by both the single statements and `shoal_ledger_batch`); a test checks
+// them against these functions. SQLite evaluates them in Rust, here.
+
+/// Plan credits left on `today`, given the plan day and how many were spent on it. A day in
+/// the past means a reset; a plan day after `today` (a lagging clock) counts as today; used
+/// credits above a lowered daily amount leave 0, never a negative number.
 pub fn plan_left(daily: i64, plan_day: i64, plan_used: i64, today: i64) -> i64 {
     if plan_day >= today {
         (daily - plan_used).max(0)
     } else {
         daily.max(0)
+    }
+}
+
+/// The plan day and counter after a settle stamped on `today` spent `from_plan` plan
+/// credits: unchanged when it spent none; otherwise counted on the later of the plan day and
+/// `today`.
+pub fn plan_after(plan_day: i64, plan_used: i64, today: i64, from_plan: i64) -> (i64, i64) {
+    if from_plan <= 0 {
+        (plan_day, plan_used)
+    } else if plan_day >= today {
+        (plan_day, plan_used + from_plan)
+    } else {
+        (today, from_plan)
     }
 }
 
@@ -163,6 +195,19 @@ mod tests {
             70,
             "a clock behind the last spend does not reset"
         );
+    }
+
+    #[test]
+    fn plan_day_moves_only_with_plan_spent() {
+        assert_eq!(plan_after(5, 30, 5, 10), (5, 40));
+        assert_eq!(plan_after(4, 30, 5, 10), (5, 10), "a new day starts from 0");
+        assert_eq!(
+            plan_after(6, 30, 5, 10),
+            (6, 40),
+            "a lagging clock counts on the plan day"
+        );
+        assert_eq!(plan_after(4, 30, 5, 0), (4, 30), "nothing spent, nothing moves");
+        assert_eq!(plan_after(6, 30, 5, 0), (6, 30));
     }
 
     proptest! {

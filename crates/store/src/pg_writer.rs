@@ -48,13 +48,14 @@ const BATCH: &str = "SELECT r_ord, r_outcome, r_hold, r_plan, r_balance, r_avail
 // statement inside it), which a batch shares out and a single job cannot.
 
 /// Available credit for new holds: plan credits left today (`$DAY`) + balance − holds.
+/// The rules are SQL functions of the migrations (`shoal_available` and its neighbours),
+/// shared with `shoal_ledger_batch`.
 macro_rules! available_sql {
     ($day:literal) => {
         concat!(
-            "(CASE WHEN plan_day >= ",
+            "shoal_available(plan_daily_credits, plan_day, plan_used, credits, held, ",
             $day,
-            " THEN GREATEST(plan_daily_credits - plan_used, 0) ELSE plan_daily_credits END)",
-            " + credits - held"
+            ")"
         )
     };
 }
@@ -96,11 +97,8 @@ const HOLD_ATTEMPTS: usize = 3;
 const END: &str = "WITH o AS (
     SELECT account_id FROM holds WHERE request_id = $1
  ), a AS MATERIALIZED (
-    SELECT id,
-           CASE WHEN plan_day >= $3 THEN plan_used ELSE 0 END AS used,
-           GREATEST(plan_day, $3) AS day,
-           CASE WHEN plan_day >= $3 THEN GREATEST(plan_daily_credits - plan_used, 0)
-                ELSE plan_daily_credits END AS plan_left,
+    SELECT id, plan_day, plan_used,
+           shoal_plan_left(plan_daily_credits, plan_day, plan_used, $3) AS plan_left,
            credits AS balance
       FROM accounts WHERE id = (SELECT account_id FROM o)
        FOR UPDATE
@@ -112,15 +110,17 @@ const END: &str = "WITH o AS (
  ), c AS (
     SELECT h.account_id, h.credits AS hold, h.model,
            CASE WHEN h.expired THEN 'expire' ELSE $4::TEXT END AS kind,
-           CASE WHEN h.expired OR $4::TEXT <> 'settle' THEN 0
-                WHEN $5::BIGINT IS NULL THEN h.credits
-                ELSE LEAST(GREATEST($5::BIGINT, 0), h.credits) END AS charge,
-           a.used, a.day, a.plan_left, a.balance
+           shoal_charge($4::TEXT = 'settle', h.expired, $5::BIGINT, h.credits) AS charge,
+           a.plan_day, a.plan_used, a.plan_left, a.balance
       FROM h JOIN a ON a.id = h.account_id
- ), s AS (
-    SELECT c.*, LEAST(c.charge, c.plan_left) AS from_plan,
-           LEAST(c.charge - LEAST(c.charge, c.plan_left), GREATEST(c.balance, 0)) AS from_balance
+ ), p AS (
+    SELECT c.*, shoal_from_plan(c.charge, c.plan_left) AS from_plan,
+           shoal_from_balance(c.charge, c.plan_left, c.balance) AS from_balance
       FROM c
+ ), s AS (
+    SELECT p.*, shoal_plan_day_after(p.plan_day, $3, p.from_plan) AS day,
+           shoal_plan_used_after(p.plan_day, p.plan_used, $3, p.from_plan) AS used
+      FROM p
  ), uh AS (
     UPDATE holds SET state = CASE s.kind WHEN 'settle' THEN 'settled'
                                          WHEN 'void' THEN 'voided'
@@ -133,7 +133,7 @@ const END: &str = "WITH o AS (
     UPDATE accounts SET held = accounts.held - s.hold,
                         credits = accounts.credits - s.from_balance,
                         total_spent = accounts.total_spent + s.from_balance,
-                        plan_used = s.used + s.from_plan,
+                        plan_used = s.used,
                         plan_day = s.day
       FROM s WHERE accounts.id = s.account_id
  ), j AS (

@@ -48,16 +48,14 @@ const EXPIRE_BATCH: i64 = 500;
 const PRUNE_BATCH: i64 = 1000;
 
 /// ?1 account, ?2 credits, ?3 today. The conditional write that admits a hold: available
-/// credit (plan credits left today + balance − holds) must cover it.
+/// credit (plan credits left today + balance − holds, `shoal_available`) must cover it.
 const HOLD_ADMIT: &str = "UPDATE accounts SET held = held + ?2
       WHERE id = ?1
-        AND (CASE WHEN plan_day >= ?3 THEN MAX(plan_daily_credits - plan_used, 0)
-                  ELSE plan_daily_credits END) + credits - held >= ?2";
+        AND shoal_available(plan_daily_credits, plan_day, plan_used, credits, held, ?3) >= ?2";
 
 /// ?1 account, ?2 today.
 const AVAILABLE: &str =
-    "SELECT (CASE WHEN plan_day >= ?2 THEN MAX(plan_daily_credits - plan_used, 0)
-                   ELSE plan_daily_credits END) + credits - held
+    "SELECT shoal_available(plan_daily_credits, plan_day, plan_used, credits, held, ?2)
        FROM accounts WHERE id = ?1";
 
 const INSERT_HOLD: &str =
@@ -153,7 +151,29 @@ pub(crate) fn open_writer(path: &Path) -> rusqlite::Result<Connection> {
     conn.pragma_update(None, "temp_store", "MEMORY")?;
     conn.pragma_update(None, "journal_size_limit", sqlite_writer::WAL_SIZE_LIMIT)?;
     conn.set_prepared_statement_cache_capacity(sqlite_writer::STATEMENT_CACHE);
+    define_rules(&conn)?;
     Ok(conn)
+}
+
+/// `shoal_available(daily, plan_day, plan_used, balance, held, today)`: credit available for
+/// a new hold, as `money` computes it. The same name and arguments as PostgreSQL's SQL
+/// function, so that the conditional write reads alike on both backends while the rule
+/// itself lives in `money` only. Registered on the write connection (the only one that
+/// admits holds).
+fn define_rules(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        "shoal_available",
+        6,
+        FunctionFlags::SQLITE_UTF8
+            | FunctionFlags::SQLITE_DETERMINISTIC
+            | FunctionFlags::SQLITE_INNOCUOUS,
+        |ctx| {
+            let arg = |i| ctx.get::<i64>(i);
+            let plan_left = money::plan_left(arg(0)?, arg(1)?, arg(2)?, arg(5)?);
+            Ok(plan_left + arg(3)? - arg(4)?)
+        },
+    )
 }
 
 impl SqliteStore {
@@ -417,8 +437,8 @@ struct OpenHold {
 
 /// Ends a hold: mirrors the PostgreSQL statement. A hold at or past its expiry ends as
 /// expired with charge 0; the charge is clamped to [0, hold] and split plan credits left
-/// today first, then the balance, never more than the balance; the plan day only moves
-/// forward.
+/// today first, then the balance, never more than the balance; the plan day moves (only
+/// forward) when plan credits are spent (`money::plan_after`).
 fn end_hold(
     conn: &Connection,
     request_id: &str,
@@ -465,8 +485,7 @@ fn end_hold(
     };
     let plan_left = money::plan_left(daily, plan_day, plan_used, today);
     let (from_plan, from_balance) = money::split_charge(charge_credits, plan_left, balance);
-    let used_today = if plan_day >= today { plan_used } else { 0 };
-    let day = plan_day.max(today);
+    let (day, used) = money::plan_after(plan_day, plan_used, today, from_plan);
     let ended = conn
         .prepare_cached(END_HOLD)
         .db()?
@@ -485,7 +504,7 @@ fn end_hold(
             hold.account_id,
             hold.credits,
             from_balance,
-            used_today + from_plan,
+            used,
             day
         ])
         .db()?;

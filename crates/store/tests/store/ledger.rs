@@ -14,6 +14,7 @@ both_backends!(
     settle_idempotent_and_clamped,
     expiry,
     plan_then_balance_and_utc_reset,
+    lagging_settle_after_midnight,
     lowered_plan_never_goes_negative,
     race_64_holds_fit_exactly_k,
     race_with_plan_and_concurrent_settles,
@@ -373,6 +374,95 @@ async fn plan_then_balance_and_utc_reset(db: TestDb) {
         store.balance(a, midnight).await.unwrap().daily_credits_left,
         20
     );
+    assert_clean(&store).await;
+}
+
+/// The plan day moves only when plan credits are spent (`money::plan_after`). A settle
+/// stamped before midnight by a lagging clock, arriving after ends stamped after midnight
+/// that spent no plan credits (a void, a hold found expired, a charge of 0), is still
+/// counted on the day before: its plan credits are spent, so the balance pays. Once a
+/// settle has spent plan credits on the new day, a lagging one is counted on the new day.
+/// (Found by the simulation, seed 0x5EED0001 at step 5074.)
+async fn lagging_settle_after_midnight(db: TestDb) {
+    let store = db.open().await;
+    let a = account(&store, "lag@example.com", 100).await;
+    store.set_plan(a, 10, T0).await.unwrap();
+    let midnight = (T0 / DAY + 1) * DAY;
+    let hold = |id: &'static str, credits: i64, expires_at: i64, at: i64| {
+        let store = &store;
+        async move {
+            let r = req(id, a, credits, expires_at);
+            assert_eq!(store.hold(&r, at).await.unwrap(), HoldOutcome::Held, "{id}");
+        }
+    };
+    // The day before: its plan credits are all spent.
+    hold("spent", 10, midnight + DAY, midnight - 1_000).await;
+    assert_eq!(
+        store
+            .settle("spent", Some(&charge(10)), midnight - 900)
+            .await
+            .unwrap(),
+        settled(10, 10, 0, 0)
+    );
+    hold("late", 4, midnight + DAY, midnight - 800).await;
+    hold("void", 3, midnight + DAY, midnight - 700).await;
+    hold("expired", 2, midnight + 1, midnight - 600).await;
+    hold("zero", 1, midnight + DAY, midnight - 500).await;
+    // After midnight, ends that spend no plan credits.
+    assert_eq!(
+        store.void("void", midnight + 2).await.unwrap(),
+        settled(0, 0, 0, 3)
+    );
+    assert_eq!(
+        store
+            .settle("expired", Some(&charge(2)), midnight + 2)
+            .await
+            .unwrap(),
+        SettleOutcome::AlreadyEnded
+    );
+    assert_eq!(
+        store
+            .settle("zero", Some(&charge(0)), midnight + 2)
+            .await
+            .unwrap(),
+        settled(0, 0, 0, 1)
+    );
+    assert_eq!(
+        store.balance(a, midnight + 2).await.unwrap().daily_credits_left,
+        10
+    );
+    // A lagging gateway settles a hold of the day before: that day's plan is spent.
+    assert_eq!(
+        store
+            .settle("late", Some(&charge(4)), midnight - 100)
+            .await
+            .unwrap(),
+        settled(4, 0, 4, 0)
+    );
+    let b = store.balance(a, midnight + 3).await.unwrap();
+    assert_eq!((b.daily_credits_left, b.credits), (10, 96));
+    // Plan credits spent on the new day move the plan day; a lagging settle then counts on
+    // the new day, and a lagging reader sees the new day's count too.
+    hold("new", 6, midnight + DAY, midnight + 3).await;
+    assert_eq!(
+        store
+            .settle("new", Some(&charge(6)), midnight + 4)
+            .await
+            .unwrap(),
+        settled(6, 6, 0, 0)
+    );
+    hold("lag", 5, midnight + DAY, midnight - 50).await;
+    assert_eq!(
+        store
+            .settle("lag", Some(&charge(5)), midnight - 40)
+            .await
+            .unwrap(),
+        settled(5, 4, 1, 0)
+    );
+    for at in [midnight - 1, midnight + 5] {
+        let b = store.balance(a, at).await.unwrap();
+        assert_eq!((b.daily_credits_left, b.credits), (0, 95), "at {at}");
+    }
     assert_clean(&store).await;
 }
 

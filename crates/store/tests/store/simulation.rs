@@ -91,11 +91,7 @@ impl Model {
         let today = money::utc_day(now);
         let a = &mut self.accounts[h.account];
         let (from_plan, from_balance) = money::split_charge(charge, a.plan_left(today), a.balance);
-        if a.plan_day < today {
-            a.plan_day = today;
-            a.plan_used = 0;
-        }
-        a.plan_used += from_plan;
+        (a.plan_day, a.plan_used) = money::plan_after(a.plan_day, a.plan_used, today, from_plan);
         a.balance -= from_balance;
         a.spent += from_balance;
         let charged = from_plan + from_balance;
