@@ -206,7 +206,11 @@ mod tests {
             (6, 40),
             "a lagging clock counts on the plan day"
         );
-        assert_eq!(plan_after(4, 30, 5, 0), (4, 30), "nothing spent, nothing moves");
+        assert_eq!(
+            plan_after(4, 30, 5, 0),
+            (4, 30),
+            "nothing spent, nothing moves"
+        );
         assert_eq!(plan_after(6, 30, 5, 0), (6, 30));
     }
 

@@ -428,7 +428,11 @@ async fn lagging_settle_after_midnight(db: TestDb) {
         settled(0, 0, 0, 1)
     );
     assert_eq!(
-        store.balance(a, midnight + 2).await.unwrap().daily_credits_left,
+        store
+            .balance(a, midnight + 2)
+            .await
+            .unwrap()
+            .daily_credits_left,
         10
     );
     // A lagging gateway settles a hold of the day before: that day's plan is spent.

@@ -7,4 +7,5 @@ mod accounts;
 mod batches;
 mod ledger;
 mod pruning;
+mod rules;
 mod simulation;
