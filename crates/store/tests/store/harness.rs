@@ -107,6 +107,17 @@ impl TestDb {
         }
     }
 
+    /// PostgreSQL: commit without waiting for the WAL flush (`synchronous_commit = off`)
+    /// in this database's new sessions; committed data stays visible to every session, only
+    /// a crash of the server itself could lose the last commits. SQLite: nothing to do
+    /// (WAL with `synchronous = NORMAL` does not sync on commit).
+    pub async fn relax_durability(&self) {
+        if let Some(pg) = &self.pg {
+            let sql = format!("ALTER DATABASE {} SET synchronous_commit = off", pg.name);
+            self.exec_raw(&sql).await.expect("set synchronous_commit");
+        }
+    }
+
     pub fn url(&self) -> String {
         match self.kind {
             Kind::Sqlite => format!("sqlite://{}", self.sqlite_path().display()),

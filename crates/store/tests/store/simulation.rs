@@ -3,26 +3,38 @@
 //! Interleaves holds, settles (random usage: missing, negative, over the hold), voids,
 //! expiries by advancing time, deposits, plan changes, UTC day rollovers, lagging clocks,
 //! duplicate and unknown request ids, and crashes (the `Store` is dropped and reopened from
-//! the same file or database, active holds and all). After every step the store must agree
-//! with a small in-memory model, account by account, and `verify_ledger` must find nothing.
+//! the same file or database, active holds and all). After every step every account row
+//! must agree with a small in-memory model (plan day and counter included), and one
+//! account's `balance` in turn; `verify_ledger` must find nothing every `VERIFY_EVERY`
+//! steps and at the end, after the last sweep.
 //!
-//! `SHOAL_SIM_SEED=N` replays one seed; `SHOAL_SIM_STEPS=N` changes the number of steps.
+//! `SHOAL_SIM_SEED=N` replays one seed (`N,M,...`: several, at once); `SHOAL_SIM_STEPS=N`
+//! changes the number of steps per seed. `bench/sim` runs fresh seeds for a number of steps
+//! or minutes.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use shoal_store::{money, AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, StoreError};
+use shoal_store::{
+    money, AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, Store, StoreError,
+};
 
 use crate::both_backends;
-use crate::harness::TestDb;
+use crate::harness::{Kind, TestDb};
 
 both_backends!(simulation);
 
 const DAY: i64 = 86_400_000;
 const DEFAULT_SEEDS: [u64; 4] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004];
-const DEFAULT_STEPS: usize = 250;
+/// 4 × 5,000 = 20,000 steps per backend in the default test run.
+const DEFAULT_STEPS: usize = 5_000;
 const ACCOUNTS: usize = 3;
+/// Most a lagging gateway's clock is behind, in ms.
+const MAX_LAG: i64 = 2_000;
+/// Steps between two full `verify_ledger` runs (it reads the whole journal, so running it
+/// every step makes a run quadratic); it also runs at the end of every seed.
+const VERIFY_EVERY: usize = 250;
 
 #[derive(Debug, Clone, Default)]
 struct ModelAccount {
@@ -151,17 +163,19 @@ fn seeds() -> (Vec<u64>, usize) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(DEFAULT_STEPS);
     match std::env::var("SHOAL_SIM_SEED") {
-        Ok(s) => {
-            let s = s.trim();
-            let seed = match s.strip_prefix("0x") {
-                Some(hex) => u64::from_str_radix(hex, 16),
-                None => s.parse(),
-            }
-            .expect("SHOAL_SIM_SEED must be an integer");
-            (vec![seed], steps)
-        }
+        Ok(s) => (s.split(',').map(parse_seed).collect(), steps),
         Err(_) => (DEFAULT_SEEDS.to_vec(), steps),
     }
+}
+
+/// A seed in decimal or `0x` hex.
+fn parse_seed(s: &str) -> u64 {
+    let s = s.trim();
+    match s.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => s.parse(),
+    }
+    .expect("SHOAL_SIM_SEED must be integers, separated by commas")
 }
 
 /// Paths every default run must reach.
@@ -185,13 +199,33 @@ const MUST_SEE: [&str; 14] = [
 async fn simulation(db: TestDb) {
     let (seeds, steps) = seeds();
     let default_run = seeds == DEFAULT_SEEDS && steps == DEFAULT_STEPS;
+    let started = std::time::Instant::now();
+    // Seeds run at once, each on a database of its own (the first on `db`): a step is a few
+    // round trips to the database, mostly waiting.
+    let kind = db.kind;
+    let mut dbs = vec![db];
+    while dbs.len() < seeds.len() {
+        dbs.push(TestDb::new(kind).await.expect("a database for each seed"));
+    }
+    let runs = dbs.iter().zip(&seeds).map(|(db, &seed)| async move {
+        // What the simulation checks does not depend on commits surviving a power loss (its
+        // crashes drop the store, not the server): PostgreSQL may skip the WAL flush.
+        db.relax_durability().await;
+        run_seed(db, seed, steps).await
+    });
     let mut seen: BTreeMap<&'static str, u32> = BTreeMap::new();
-    for seed in seeds {
-        for (k, n) in run_seed(&db, seed, steps).await {
+    for run in futures::future::join_all(runs).await {
+        for (k, n) in run {
             *seen.entry(k).or_default() += n;
         }
     }
-    eprintln!("simulation ({:?}) reached: {seen:?}", db.kind);
+    let secs = started.elapsed().as_secs_f64();
+    let total = steps * seeds.len();
+    eprintln!(
+        "simulation ({kind:?}): {} seeds x {steps} steps = {total} steps in {secs:.1} s ({:.0} steps/s); reached: {seen:?}",
+        seeds.len(),
+        total as f64 / secs
+    );
     if default_run {
         for what in MUST_SEE {
             let n = seen.get(what).copied().unwrap_or(0);
@@ -223,12 +257,13 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
         });
     }
     let mut next_request = 0u64;
+    let mut rows = RowReader::open(db).await;
 
     for step in 0..steps {
         sim.step = step;
         // Now and then a request lands on a gateway whose clock lags by up to 2 s.
         let op_now = if rng.random_bool(0.15) {
-            now - rng.random_range(0..2_000)
+            now - rng.random_range(0..MAX_LAG)
         } else {
             now
         };
@@ -258,12 +293,6 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     "hold {id} acc{acc} {credits} ttl {ttl} at {op_now}"
                 ));
                 let available = model.available(acc, today);
-                if std::env::var("SIM_DEBUG").is_ok() {
-                    eprintln!(
-                        "DEBUG step {step} model avail {available} store {:?}",
-                        store.balance(model.accounts[acc].id, op_now).await.unwrap()
-                    );
-                }
                 let got = store.hold(&req, op_now).await;
                 if available >= credits {
                     if duplicate {
@@ -421,35 +450,22 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
             }
         }
 
-        // The invariants, after every step.
-        let today = now.div_euclid(DAY);
-        for (i, a) in model.accounts.iter().enumerate() {
-            let b = store.balance(a.id, now).await.unwrap();
-            let got = (b.credits, b.credits_held, b.total_deposited, b.total_spent);
-            let want = (a.balance, model.held(i), a.deposited, a.spent);
-            sim.eq(
-                got,
-                want,
-                &format!("acc{i} (credits, held, deposited, spent)"),
-            );
-            sim.eq(
-                (b.plan_daily_credits, b.daily_credits_left),
-                (a.daily, a.plan_left(today)),
-                &format!("acc{i} (plan daily, plan left)"),
-            );
-            if b.credits < 0 || b.credits != b.total_deposited - b.total_spent {
-                sim.fail(format!("acc{i}: broken balance {b:?}"));
-            }
-        }
-        let report = store.verify_ledger().await.unwrap();
-        if !report.discrepancies.is_empty() {
-            sim.fail(format!("verify_ledger: {:#?}", report.discrepancies));
+        // The accounts' rows after every step, and one account's balance in turn; the
+        // whole ledger every VERIFY_EVERY steps.
+        check_rows(&sim, &mut rows, &model).await;
+        check_balances(&sim, &store, &model, now, &[step % ACCOUNTS]).await;
+        if step % VERIFY_EVERY == VERIFY_EVERY - 1 {
+            verify(&sim, &store).await;
         }
     }
 
     // The end: every hold still active is released by a last sweep, and every account is
     // whole: deposited - spent = balance, nothing held.
     sim.step = steps;
+    check_rows(&sim, &mut rows, &model).await;
+    let all: Vec<usize> = (0..ACCOUNTS).collect();
+    check_balances(&sim, &store, &model, now, &all).await;
+    verify(&sim, &store).await;
     let active = model.holds.values().filter(|h| h.active).count() as u64;
     sim.eq(
         store.expire_holds(i64::MAX).await.unwrap(),
@@ -464,12 +480,114 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
             &format!("acc{i} at the end"),
         );
     }
+    verify(&sim, &store).await;
+    store.close().await;
+    sim.seen
+}
+
+/// The accounts' rows, read behind the store's back on a connection of the test's own: one
+/// round trip for every account, and the plan's day and counter too, which `balance` only
+/// shows through the plan credits left on the day asked about.
+enum RowReader {
+    Sqlite(sqlx::SqliteConnection),
+    Postgres(sqlx::PgConnection),
+}
+
+/// (id, credits, held, deposited, spent, plan daily, plan day, plan used)
+type AccountRow = (i64, i64, i64, i64, i64, i64, i64, i64);
+
+const ACCOUNT_ROWS: &str = "SELECT id, credits, held, total_deposited, total_spent,
+        plan_daily_credits, plan_day, plan_used FROM accounts WHERE id >= $1 ORDER BY id";
+
+impl RowReader {
+    async fn open(db: &TestDb) -> RowReader {
+        use sqlx::Connection;
+        match db.kind {
+            Kind::Sqlite => {
+                RowReader::Sqlite(sqlx::SqliteConnection::connect(&db.url()).await.unwrap())
+            }
+            Kind::Postgres => {
+                RowReader::Postgres(sqlx::PgConnection::connect(&db.url()).await.unwrap())
+            }
+        }
+    }
+
+    /// The rows of accounts `first` and after (earlier seeds' accounts are before it).
+    async fn accounts(&mut self, first: AccountId) -> Vec<AccountRow> {
+        match self {
+            RowReader::Sqlite(c) => sqlx::query_as(ACCOUNT_ROWS).bind(first).fetch_all(c).await,
+            RowReader::Postgres(c) => sqlx::query_as(ACCOUNT_ROWS).bind(first).fetch_all(c).await,
+        }
+        .unwrap()
+    }
+}
+
+/// Every account's row against the model, exactly.
+async fn check_rows(sim: &Sim, rows: &mut RowReader, model: &Model) {
+    let got = rows.accounts(model.accounts[0].id).await;
+    let want: Vec<AccountRow> = model
+        .accounts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            (
+                a.id,
+                a.balance,
+                model.held(i),
+                a.deposited,
+                a.spent,
+                a.daily,
+                a.plan_day,
+                a.plan_used,
+            )
+        })
+        .collect();
+    sim.eq(
+        got,
+        want,
+        "accounts (id, credits, held, deposited, spent, plan daily, plan day, plan used)",
+    );
+}
+
+/// Accounts as `Store::balance` reports them, against the model: as of `now`, and as of the
+/// lagging clocks' earliest `now` when that is the day before.
+async fn check_balances(sim: &Sim, store: &Store, model: &Model, now: i64, which: &[usize]) {
+    let today = now.div_euclid(DAY);
+    let lag_day = (now - MAX_LAG).div_euclid(DAY);
+    for &i in which {
+        let a = &model.accounts[i];
+        if lag_day != today {
+            let b = store.balance(a.id, now - MAX_LAG).await.unwrap();
+            sim.eq(
+                b.daily_credits_left,
+                a.plan_left(lag_day),
+                &format!("acc{i} plan left on the lagging clock's day"),
+            );
+        }
+        let b = store.balance(a.id, now).await.unwrap();
+        let got = (b.credits, b.credits_held, b.total_deposited, b.total_spent);
+        let want = (a.balance, model.held(i), a.deposited, a.spent);
+        sim.eq(
+            got,
+            want,
+            &format!("acc{i} (credits, held, deposited, spent)"),
+        );
+        sim.eq(
+            (b.plan_daily_credits, b.daily_credits_left),
+            (a.daily, a.plan_left(today)),
+            &format!("acc{i} (plan daily, plan left)"),
+        );
+        if b.credits < 0 || b.credits != b.total_deposited - b.total_spent {
+            sim.fail(format!("acc{i}: broken balance {b:?}"));
+        }
+    }
+}
+
+async fn verify(sim: &Sim, store: &Store) {
     let report = store.verify_ledger().await.unwrap();
     if !report.discrepancies.is_empty() {
         sim.fail(format!("verify_ledger: {:#?}", report.discrepancies));
     }
-    store.close().await;
-    sim.seen
 }
 
 /// A request id to end: mostly known ones (active first), sometimes an unknown one.
