@@ -1,9 +1,12 @@
 //! Pieces of the ledger shared by both backends.
 //!
 //! The rules themselves (clamping a charge, plan credits left today, the plan-then-balance
-//! split) are the pure functions of [`crate::money`]. Each backend evaluates them inside its
-//! hold and settle statements, in SQL, so that a movement is one round trip; the simulation
-//! test checks every settle against those functions.
+//! split, when the plan day moves) are the pure functions of [`crate::money`]. SQLite
+//! evaluates them in Rust (its hold admission calls `money` through a function registered
+//! on the write connection); PostgreSQL, inside its statements so that a movement is one
+//! round trip, through SQL functions of its migrations that mirror `money` one for one and
+//! are checked against it by the tests. The simulation test checks every movement and every
+//! account row against a model built on `money`.
 
 use std::collections::BTreeMap;
 
