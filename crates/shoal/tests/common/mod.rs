@@ -2,6 +2,8 @@
 //! throwaway PostgreSQL database).
 #![allow(dead_code)]
 
+pub mod worker;
+
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
