@@ -4,12 +4,10 @@
 
 mod common;
 
-use common::worker::{answer_every_job, connect, hello, recv, send, welcomed_worker, Socket};
+use common::worker::{answer_every_job, connect, hello, recv, send, welcomed_worker};
 use common::{account_with_key, admin, Loc, PgDb, Server};
-use futures::StreamExt;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tokio_tungstenite::tungstenite::Message;
 
 async fn available(s: &Server, key: &str, model: &str) -> bool {
     let body: Value = reqwest::Client::new()
