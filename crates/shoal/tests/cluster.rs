@@ -14,7 +14,7 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use common::worker::{send, welcomed_worker, Socket};
-use common::{account_with_key, admin, error_of, Loc, PgDb, Server};
+use common::{account_with_key, admin, error_of, get_json, Loc, PgDb, Server};
 use futures::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -330,15 +330,7 @@ async fn sixty_four_requests_racing_across_replicas_never_overspend() {
     // A hold is settled just after its response is written: wait until none is left.
     let deadline = Instant::now() + Duration::from_secs(10);
     let (balance, credits, spent) = loop {
-        let balance: Value = c
-            .get(r.servers[1].url("/api/v1/balance"))
-            .bearer_auth(&key)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let balance = get_json(&r.servers[1].url("/api/v1/balance"), &key).await;
         let held = balance["credits_held"].as_i64().unwrap();
         if held == 0 {
             let credits = balance["credits"].as_i64().unwrap();

@@ -5,20 +5,12 @@
 mod common;
 
 use common::worker::{answer_every_job, connect, hello, recv, send, welcomed_worker};
-use common::{account_with_key, admin, Loc, PgDb, Server};
+use common::{account_with_key, admin, get_json, Loc, PgDb, Server};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 async fn available(s: &Server, key: &str, model: &str) -> bool {
-    let body: Value = reqwest::Client::new()
-        .get(s.url("/api/v1/models"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = get_json(&s.url("/api/v1/models"), key).await;
     body["data"]
         .as_array()
         .unwrap()
@@ -328,15 +320,7 @@ async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl_on_postgres() {
 }
 
 async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
-    let v: Value = reqwest::Client::new()
-        .get(s.url("/api/v1/balance"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let v = get_json(&s.url("/api/v1/balance"), key).await;
     (
         v["credits"].as_i64().unwrap(),
         v["credits_held"].as_i64().unwrap(),

@@ -288,3 +288,16 @@ impl PgDb {
         .unwrap();
     }
 }
+
+/// `GET url` with `key` as the bearer; the body as JSON, whatever the status.
+pub async fn get_json(url: &str, key: &str) -> serde_json::Value {
+    reqwest::Client::new()
+        .get(url)
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
