@@ -27,8 +27,10 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use shoal_gateway::ratelimit::{Decision, DecisionFuture, LocalGcra, RateLimiter};
 use shoal_store::KeyId;
 
-/// Longest a check waits for Redis before the local limiter decides.
-pub const TIMEOUT: Duration = Duration::from_millis(250);
+/// Longest a check waits for Redis before the local limiter decides. Generous: a replica
+/// stalled on a busy machine should not give up on a healthy Redis, and while Redis hangs
+/// only one check per [`RETRY_EVERY`] waits this long (the others fall back at once).
+pub const TIMEOUT: Duration = Duration::from_secs(1);
 /// After a failure, how long checks skip Redis before one of them tries it again.
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);
 /// While Redis is failing, how often the error is logged again (with a count).
