@@ -58,6 +58,20 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Whether `redis-server` can be started; false (after saying so) when it cannot and
+/// skipping is allowed.
+fn redis_server_or_skip() -> bool {
+    let found = Command::new("redis-server")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !found && std::env::var("SHOAL_TEST_REDIS").as_deref() == Ok("skip") {
+        eprintln!("SKIPPED: no redis-server binary (SHOAL_TEST_REDIS=skip)");
+        return false;
+    }
+    true
+}
+
 /// A `redis-server` of this test's own, without persistence, killed on drop.
 struct OwnRedis {
     child: Child,
@@ -212,13 +226,7 @@ async fn checks_in_a_row(
 
 #[tokio::test]
 async fn a_redis_that_goes_away_and_comes_back() {
-    if std::env::var("SHOAL_TEST_REDIS").as_deref() == Ok("skip")
-        && Command::new("redis-server")
-            .arg("--version")
-            .output()
-            .is_err()
-    {
-        eprintln!("SKIPPED: no redis-server binary (SHOAL_TEST_REDIS=skip)");
+    if !redis_server_or_skip() {
         return;
     }
     let port = free_port();
@@ -265,4 +273,49 @@ async fn a_redis_that_goes_away_and_comes_back() {
         .await
         .unwrap();
     assert!(exists, "the check that saw Redis up wrote its key there");
+}
+
+fn signal(redis: &OwnRedis, sig: &str) {
+    let status = Command::new("kill")
+        .args([sig, &redis.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[tokio::test]
+async fn a_hung_redis_delays_one_check_a_second_not_every_one() {
+    if !redis_server_or_skip() {
+        return;
+    }
+    let redis = OwnRedis::start(free_port()).await;
+    let limiter = RedisGcra::connect(&redis.url, "shoaltest:").await.unwrap();
+    assert!(limiter.check(1, 100).await.allowed);
+
+    signal(&redis, "-STOP");
+    let started = Instant::now();
+    assert!(limiter.check(1, 100).await.allowed, "decided locally");
+    let waited = started.elapsed();
+    assert!(waited >= shoal_cluster::ratelimit::TIMEOUT, "{waited:?}");
+    let started = Instant::now();
+    for _ in 0..20 {
+        limiter.check(1, 100).await;
+    }
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "later checks waited on the hung Redis: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(metric(&limiter, "shoal_ratelimit_redis_up"), 0.0);
+
+    signal(&redis, "-CONT");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while metric(&limiter, "shoal_ratelimit_redis_up") != 1.0 {
+        assert!(
+            Instant::now() < deadline,
+            "the limiter never used Redis again"
+        );
+        limiter.check(1, 100).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
