@@ -24,6 +24,12 @@ pub struct FileConfig {
     pub listen: Option<SocketAddr>,
     pub data_dir: Option<PathBuf>,
     pub database_url: Option<String>,
+    /// Redis shared by several replicas for exact rate limits (`redis://…`); absent, each
+    /// process limits on its own. Read by the binary, which builds the limiter.
+    pub redis_url: Option<String>,
+    /// Prefix of every Redis key Shoal writes [default: `shoal:`]; replicas that share limits
+    /// share it, separate deployments on one Redis use different ones.
+    pub redis_key_prefix: Option<String>,
     /// Largest request body accepted, in bytes.
     pub body_limit_bytes: Option<usize>,
     /// Requests per minute for keys that have no limit of their own.

@@ -69,13 +69,15 @@ impl AppState {
         store: Store,
         limiter: Arc<dyn RateLimiter>,
     ) -> Self {
+        let mut metrics = metrics::Metrics::default();
+        limiter.register_metrics(metrics.registry_mut());
         AppState(Arc::new(Inner {
             pool: Pool::new(config.queue_timeout, config.max_queued),
             config,
             store,
             limiter,
             key_cache: KeyCache::default(),
-            metrics: metrics::Metrics::default(),
+            metrics,
         }))
     }
 }

@@ -75,6 +75,11 @@ impl Default for Metrics {
 }
 
 impl Metrics {
+    /// Where other parts (a shared rate limiter) register metrics of their own.
+    pub fn registry_mut(&mut self) -> &mut Registry {
+        &mut self.registry
+    }
+
     pub fn encode(&self) -> String {
         let mut out = String::new();
         prometheus_client::encoding::text::encode(&mut out, &self.registry)

@@ -1,8 +1,8 @@
 //! Per-key request rate limits.
 //!
 //! [`RateLimiter`] is the seam: [`LocalGcra`] keeps state in this process (right for one
-//! gateway); a limiter shared by several gateways (Redis) implements the same trait, because
-//! per-replica counters would let N replicas admit N times the limit.
+//! gateway); a limiter shared by several gateways (Redis, in `shoal-cluster`) implements the
+//! same trait, because per-replica counters would let N replicas admit N times the limit.
 //!
 //! The algorithm is GCRA (the generic cell rate algorithm): one timestamp per key, the
 //! "theoretical arrival time". A limit of R per minute admits a burst of R and then one request
@@ -14,6 +14,7 @@ use std::pin::Pin;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use prometheus_client::registry::Registry;
 use shoal_store::KeyId;
 
 const WINDOW: Duration = Duration::from_secs(60);
@@ -35,6 +36,10 @@ pub type DecisionFuture<'a> = Pin<Box<dyn Future<Output = Decision> + Send + 'a>
 pub trait RateLimiter: Send + Sync + 'static {
     /// Counts one request for `key` against `limit_per_minute` and says whether it may pass.
     fn check(&self, key: KeyId, limit_per_minute: u32) -> DecisionFuture<'_>;
+
+    /// Adds the limiter's own metrics (a shared limiter's round trips and failures) to the
+    /// gateway's `/metrics`; called once, when the gateway's state is built.
+    fn register_metrics(&self, _registry: &mut Registry) {}
 }
 
 /// GCRA with state in this process.

@@ -21,6 +21,8 @@ pub struct ServeArgs {
     config: Option<PathBuf>,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    cluster: ClusterArgs,
     /// Try Shoal on this machine alone: also create a demo account with credits (its key is
     /// printed once) and run an in-process llama.cpp worker serving the catalog's models on a
     /// generated random-weight test model (its text is noise), or on --demo-gguf.
@@ -29,6 +31,18 @@ pub struct ServeArgs {
     /// With --demo: a real GGUF model to serve instead of the generated test model.
     #[arg(long, value_name = "FILE", requires = "demo")]
     demo_gguf: Option<PathBuf>,
+}
+
+/// What replicas share (docs/deploy.md).
+#[derive(Args)]
+struct ClusterArgs {
+    /// Redis for rate limits shared exactly by every replica (redis://HOST:PORT/DB)
+    /// [default: each process limits on its own].
+    #[arg(long, env = "SHOAL_REDIS_URL")]
+    redis_url: Option<String>,
+    /// Prefix of the Redis keys Shoal writes [default: shoal:].
+    #[arg(long, env = "SHOAL_REDIS_KEY_PREFIX")]
+    redis_key_prefix: Option<String>,
 }
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -46,6 +60,14 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         file.listen = args.listen;
     }
     let store = args.store.open(&file).await?;
+    let cluster = shoal_cluster::ClusterConfig {
+        redis_url: args.cluster.redis_url.or(file.redis_url.take()),
+        redis_key_prefix: args
+            .cluster
+            .redis_key_prefix
+            .or(file.redis_key_prefix.take()),
+    };
+    let limiter = cluster.rate_limiter().await?;
     let config = GatewayConfig::from_file(file)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -70,7 +92,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         None
     };
 
-    let state = AppState::new(config, store.clone());
+    let state = AppState::with_limiter(config, store.clone(), limiter);
     shoal_gateway::serve(listener, state, shutdown_signal()).await?;
     if let Some(worker) = demo {
         worker.abort();

@@ -4,99 +4,13 @@
 
 mod common;
 
-use common::{account_with_key, admin, Loc, PgDb, Server};
-use futures::{SinkExt, StreamExt};
+use common::worker::{answer_every_job, connect, hello, recv, send, welcomed_worker};
+use common::{account_with_key, admin, get_json, Loc, PgDb, Server};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(s: &Server, token: &str) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
-    let url = s.url("/api/worker/ws").replace("http://", "ws://");
-    let mut req = url.into_client_request().unwrap();
-    req.headers_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    tokio_tungstenite::connect_async(req)
-        .await
-        .map(|(ws, _)| ws)
-}
-
-async fn send(ws: &mut Socket, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
-}
-
-async fn recv(ws: &mut Socket) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("socket open")
-            .unwrap();
-        if let Message::Text(t) = msg {
-            return serde_json::from_str(&t).unwrap();
-        }
-    }
-}
-
-fn hello(models: &[&str]) -> Value {
-    let models: Vec<Value> = models
-        .iter()
-        .map(|m| json!({"id": m, "tools": true}))
-        .collect();
-    json!({"type": "hello", "protocol": 1, "kind": "upstream", "models": models, "concurrency": 1})
-}
-
-/// A worker token made in `store`, a socket on `s`, and a `welcome` for serving
-/// `service-pro` with `concurrency` slots.
-async fn welcomed_worker(s: &Server, store: &Loc, concurrency: u32) -> Socket {
-    let token = admin(store, &["worker-token", "create", "--name", "t"]);
-    let mut ws = connect(s, &token).await.unwrap();
-    let mut hello = hello(&["service-pro"]);
-    hello["concurrency"] = json!(concurrency);
-    send(&mut ws, hello).await;
-    assert_eq!(recv(&mut ws).await["type"], "welcome");
-    ws
-}
-
-/// Answers every job (with one `content` delta, when given) and every cancel with `done`,
-/// until the socket has been silent for 3 s.
-fn answer_every_job(mut ws: Socket, content: Option<&'static str>) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let completion_tokens = u32::from(content.is_some());
-        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(3), ws.next()).await
-        {
-            let Message::Text(t) = msg else { continue };
-            let msg: Value = serde_json::from_str(&t).unwrap();
-            let id = msg["job_id"].clone();
-            if msg["type"] == "job" {
-                if let Some(c) = content {
-                    send(
-                        &mut ws,
-                        json!({"type": "delta", "job_id": id, "content": c}),
-                    )
-                    .await;
-                }
-            } else if msg["type"] != "cancel" {
-                continue;
-            }
-            send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": {"prompt_tokens": 3, "completion_tokens": completion_tokens}})).await;
-        }
-    })
-}
 
 async fn available(s: &Server, key: &str, model: &str) -> bool {
-    let body: Value = reqwest::Client::new()
-        .get(s.url("/api/v1/models"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = get_json(&s.url("/api/v1/models"), key).await;
     body["data"]
         .as_array()
         .unwrap()
@@ -406,15 +320,7 @@ async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl_on_postgres() {
 }
 
 async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
-    let v: Value = reqwest::Client::new()
-        .get(s.url("/api/v1/balance"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let v = get_json(&s.url("/api/v1/balance"), key).await;
     (
         v["credits"].as_i64().unwrap(),
         v["credits_held"].as_i64().unwrap(),

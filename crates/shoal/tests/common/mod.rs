@@ -2,6 +2,8 @@
 //! throwaway PostgreSQL database).
 #![allow(dead_code)]
 
+pub mod worker;
+
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -285,4 +287,17 @@ impl PgDb {
         .await
         .unwrap();
     }
+}
+
+/// `GET url` with `key` as the bearer; the body as JSON, whatever the status.
+pub async fn get_json(url: &str, key: &str) -> serde_json::Value {
+    reqwest::Client::new()
+        .get(url)
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
 }
