@@ -87,6 +87,10 @@ def test_cross_origin_call_succeeds_and_exposes_headers(gateway, worker, account
     assert header_set(r, "access-control-expose-headers") >= EXPOSED
     assert "x-request-id" in r.headers and "x-ratelimit-remaining-requests" in r.headers
     assert "access-control-allow-credentials" not in r.headers
+    # A call without Origin (an SDK on a server) is not a CORS request: no CORS headers.
+    plain = httpx.get(gateway.api + "/models", headers={"Authorization": f"Bearer {account.key}"})
+    assert plain.status_code == 200
+    assert not [h for h in plain.headers if h.startswith("access-control-")]
 
 
 def test_errors_carry_cors_headers(gateway, account):

@@ -8,14 +8,20 @@
 //! with a session cookie live outside `/api/v1` and get no CORS headers at all, so other
 //! sites cannot call them.
 //!
-//! The layer answers preflights (`OPTIONS` with `Access-Control-Request-Method`) itself,
-//! before authentication, and adds its headers to every response of the router, errors
-//! (401, 402, 429 …) included, so a page can read why a call failed.
+//! The layer answers preflights (`OPTIONS`) itself, before authentication, and adds its
+//! headers to every response of the router, errors (401, 402, 429 …) included, so a page can
+//! read why a call failed. Only requests that carry an `Origin` go through it: a browser sends
+//! one on every cross-origin call, and the SDKs and servers that make most calls send none, so
+//! their requests skip the work (a header map built and merged per request) and their
+//! responses stay as small as before.
 
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::http::{HeaderName, HeaderValue, Method};
-use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+use axum::http::{header, HeaderName, HeaderValue, Method, Request, Response};
+use futures::future::Either;
+use tower::{Layer, Service};
+use tower_http::cors::{AllowHeaders, AllowOrigin, Cors, CorsLayer};
 
 /// The config value that allows every origin (the default).
 pub const ANY_ORIGIN: &str = "*";
@@ -74,8 +80,12 @@ impl AllowedOrigins {
     }
 }
 
-/// The CORS layer of the `/api/v1` router.
-pub fn layer(origins: &AllowedOrigins) -> CorsLayer {
+/// The CORS layer of the `/api/v1` router, for requests that carry an `Origin`.
+pub fn layer(origins: &AllowedOrigins) -> WithOrigin {
+    WithOrigin(cors(origins))
+}
+
+fn cors(origins: &AllowedOrigins) -> CorsLayer {
     let allow_origin = match origins {
         AllowedOrigins::Any => AllowOrigin::any(),
         AllowedOrigins::List(list) => AllowOrigin::list(list.iter().cloned()),
@@ -90,6 +100,53 @@ pub fn layer(origins: &AllowedOrigins) -> CorsLayer {
         .expose_headers(EXPOSED.map(HeaderName::from_static))
         .max_age(PREFLIGHT_MAX_AGE)
         .allow_credentials(false)
+}
+
+/// Applies a CORS layer to the requests that carry an `Origin` header only.
+#[derive(Clone)]
+pub struct WithOrigin(CorsLayer);
+
+impl<S: Clone> Layer<S> for WithOrigin {
+    type Service = WithOriginService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        WithOriginService {
+            cors: self.0.layer(inner.clone()),
+            plain: inner,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct WithOriginService<S> {
+    plain: S,
+    cors: Cors<S>,
+}
+
+impl<S, ReqBody, ResBody> Service<Request<ReqBody>> for WithOriginService<S>
+where
+    S: Service<Request<ReqBody>, Response = Response<ResBody>>,
+    ResBody: Default,
+{
+    type Response = Response<ResBody>;
+    type Error = S::Error;
+    type Future = Either<S::Future, <Cors<S> as Service<Request<ReqBody>>>::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        // Either may take the request, so both must be ready.
+        match self.plain.poll_ready(cx) {
+            Poll::Ready(Ok(())) => self.cors.poll_ready(cx),
+            other => other,
+        }
+    }
+
+    fn call(&mut self, req: Request<ReqBody>) -> Self::Future {
+        if req.headers().contains_key(header::ORIGIN) {
+            Either::Right(self.cors.call(req))
+        } else {
+            Either::Left(self.plain.call(req))
+        }
+    }
 }
 
 #[cfg(test)]
