@@ -3,7 +3,8 @@
 #   tests/e2e/run.sh [pytest args…]
 # The binary: $SHOAL_BIN, else ${CARGO_TARGET_DIR:-target}/debug/shoal (build it first).
 # Python packages go to a venv ($SHOAL_E2E_VENV, default .venv at the repository root),
-# created on first use and reused while tests/e2e/requirements.txt is unchanged.
+# created on first use and reused while tests/e2e/requirements.txt is unchanged; the npm
+# packages of tests/e2e/node likewise, from its package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,6 +25,14 @@ fi
 if ! cmp -s "$req" "$stamp" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
   cp "$req" "$stamp"
+fi
+
+# openai-node for test_node_sdk.py, installed from its lock file while that is unchanged.
+node_dir=tests/e2e/node
+node_stamp="$node_dir/node_modules/.e2e-package-lock"
+if command -v npm >/dev/null && ! cmp -s "$node_dir/package-lock.json" "$node_stamp" 2>/dev/null; then
+  (cd "$node_dir" && npm ci --no-audit --no-fund --silent)
+  cp "$node_dir/package-lock.json" "$node_stamp"
 fi
 
 exec "$venv/bin/python" -m pytest -q tests/e2e "$@"

@@ -31,6 +31,8 @@ Behaviour is scripted by directives in the text of the LAST user message:
     [[drop-after N]]  N content chunks, then the connection is cut (no finish, no [DONE])
     [[echo-image]]    "images=N data=yes,no,…" (does each image URL start with `data:image/`)
     [[shout]]         the user text (directives removed) in upper case
+    [[overreport N]]  the usage claims N prompt, N completion and N reasoning tokens (a
+                      dishonest worker), whatever was sent
 
 Flags: --stall-all stalls every chat request as [[stall]] does; --fail-all fails every chat
 request as [[fail]] does (after the stall, when both are given).
@@ -360,6 +362,10 @@ class Handler(BaseHTTPRequestHandler):
             "total_tokens": prompt_tokens + len(pieces),
             "completion_tokens_details": {"reasoning_tokens": reasoning_tokens},
         }
+        if "overreport" in d:
+            n = d["overreport"] or 100_000
+            usage = {"prompt_tokens": n, "completion_tokens": n, "total_tokens": 2 * n,
+                     "completion_tokens_details": {"reasoning_tokens": n}}
         if req.get("stream"):
             self._stream(req, pieces, finish, delay, cut, cid, created, model, usage)
         else:

@@ -2,22 +2,27 @@
 //! validate, resolve, hold, dispatch, settle.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::header;
 use axum::response::Response;
 use axum::{Extension, Json};
 use shoal_protocol::balance::BalanceResponse;
-use shoal_protocol::chat::ChatCompletionRequest;
+use shoal_protocol::chat::{ChatCompletion, ChatCompletionRequest};
+use shoal_protocol::error::ErrorBody;
 use shoal_protocol::models::{Capabilities, ModelEntry, ModelList, Pricing};
 use shoal_protocol::parse::parse_chat_request;
 use shoal_protocol::worker::JobRequest;
 use shoal_store::HoldRequest;
 
 use crate::auth::Caller;
+use crate::catalog::ModelSpec;
 use crate::error::ApiError;
 use crate::observe::RequestStart;
+use crate::openapi::ChatStreamEvent;
+use crate::pricing::UsageBounds;
 use crate::relay::{self, JobContext};
-use crate::{now_ms, pricing, AppState};
+use crate::{now_ms, AppState};
 
 /// A request body that must be JSON, read whole within the configured size limit.
 /// Its rejections are [`ApiError`]s, so they have the one error shape.
@@ -56,41 +61,111 @@ impl<S: Send + Sync> FromRequest<S> for JsonBytes {
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimit(pub usize);
 
+/// The model catalog, with live availability and prices.
+#[utoipa::path(
+    get,
+    path = "/models",
+    tag = "models",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Every model of the catalog, deprecated aliases included", body = ModelList),
+        (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
+        (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
+    )
+)]
 pub async fn list_models(State(state): State<AppState>) -> Json<ModelList> {
-    let card = &state.config.rate_card;
-    let pricing = Pricing::per_token(
-        card.input_nano_usd_per_token as f64 / 1000.0,
-        card.output_nano_usd_per_token as f64 / 1000.0,
-    );
-    let catalog = &state.config.catalog;
-    let data = catalog
+    let pricing = display_pricing(&state);
+    let data = state
+        .config
+        .catalog
         .entries()
         .iter()
-        .map(|m| {
-            let target = catalog.resolve(&m.id).unwrap_or(m);
-            ModelEntry {
-                id: m.id.clone(),
-                object: "model".into(),
-                created: m.created,
-                owned_by: m.owned_by.clone(),
-                available: state.pool.available(&target.id),
-                pricing: pricing.clone(),
-                context_length: m.context_length,
-                max_output_tokens: Some(m.max_output_tokens),
-                capabilities: Capabilities {
-                    tools: m.tools,
-                    vision: m.vision,
-                    reasoning: m.reasoning,
-                },
-                description: m.description.clone(),
-                deprecated: m.alias_of.is_some(),
-                alias_of: m.alias_of.clone(),
-            }
-        })
+        .map(|m| model_entry(&state, m, pricing.clone()))
         .collect();
     Json(ModelList::new(data))
 }
 
+/// One model by id, the same object as its entry in the listing; a deprecated alias answers
+/// with its own entry.
+#[utoipa::path(
+    get,
+    path = "/models/{id}",
+    tag = "models",
+    params(("id" = String, Path, description = "A model id from `GET /api/v1/models`")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The model", body = ModelEntry),
+        (status = 404, description = "No model has this id (`model_not_found`)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
+        (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
+    )
+)]
+pub async fn retrieve_model(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<ModelEntry>, ApiError> {
+    // An id that is not UTF-8 once percent-decoded names no model either.
+    let Ok(Path(id)) = id else {
+        return Err(ApiError::model_not_found());
+    };
+    let spec = state
+        .config
+        .catalog
+        .entries()
+        .iter()
+        .find(|m| m.id == id)
+        .ok_or_else(ApiError::model_not_found)?;
+    Ok(Json(model_entry(&state, spec, display_pricing(&state))))
+}
+
+fn display_pricing(state: &AppState) -> Pricing {
+    let card = &state.config.rate_card;
+    Pricing::per_token(
+        card.input_nano_usd_per_token as f64 / 1000.0,
+        card.output_nano_usd_per_token as f64 / 1000.0,
+    )
+}
+
+/// A catalog entry as the API shows it; `available` is live, and an alias is available when
+/// the model it resolves to is.
+fn model_entry(state: &AppState, m: &ModelSpec, pricing: Pricing) -> ModelEntry {
+    let target = state.config.catalog.resolve(&m.id).unwrap_or(m);
+    ModelEntry {
+        id: m.id.clone(),
+        object: ModelEntry::OBJECT.into(),
+        created: m.created,
+        owned_by: m.owned_by.clone(),
+        available: state.pool.available(&target.id),
+        pricing,
+        context_length: m.context_length,
+        max_output_tokens: Some(m.max_output_tokens),
+        capabilities: Capabilities {
+            tools: m.tools,
+            vision: m.vision,
+            reasoning: m.reasoning,
+        },
+        description: m.description.clone(),
+        deprecated: m.alias_of.is_some(),
+        alias_of: m.alias_of.clone(),
+    }
+}
+
+/// The credit balance of the account that owns the key.
+#[utoipa::path(
+    get,
+    path = "/balance",
+    tag = "account",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The balance", body = BalanceResponse),
+        (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
+        (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
+        (status = 500, description = "The gateway failed; nothing was billed", body = ErrorBody),
+    )
+)]
 pub async fn balance(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
@@ -107,6 +182,37 @@ pub async fn balance(
     }))
 }
 
+/// A chat completion: one JSON body, or with `stream: true` Server-Sent Events, each a
+/// `data:` line holding a `chat.completion.chunk`, ended by `data: [DONE]`.
+#[utoipa::path(
+    post,
+    path = "/chat/completions",
+    tag = "chat",
+    request_body(content = ChatCompletionRequest, content_type = "application/json",
+        example = json!({"model": "large-27b-uncensored", "max_tokens": 16,
+                         "messages": [{"role": "user", "content": "Hello"}]})),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The completion (`stream` false) or its chunks (`stream` true); `usage` holds the token counts billed",
+            content(
+                (ChatCompletion = "application/json"),
+                (ChatStreamEvent = "text/event-stream"),
+            )),
+        (status = 400, description = "The request is invalid; `param` names the field", body = ErrorBody),
+        (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
+        (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
+        (status = 402, description = "Not enough credits for this request's hold (`insufficient_credits`)", body = ErrorBody),
+        (status = 404, description = "No such model (`model_not_found`)", body = ErrorBody),
+        (status = 413, description = "The body exceeds the size limit", body = ErrorBody),
+        (status = 415, description = "The body is not JSON", body = ErrorBody),
+        (status = 500, description = "The gateway failed; nothing was billed", body = ErrorBody),
+        (status = 502, description = "The worker failed; only delivered output is billed", body = ErrorBody),
+        (status = 503, description = "No worker for this model is online or free (`no_worker_available`)", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds to wait before retrying"))),
+        (status = 504, description = "The request ran past the time limit", body = ErrorBody),
+    )
+)]
 pub async fn chat_completions(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
@@ -148,7 +254,8 @@ pub async fn chat_completions(
     let millis = u64::try_from(now).unwrap_or(0);
     let id = uuid::Builder::from_unix_timestamp_millis(millis, &rand::random()).into_uuid();
     let request_id = format!("chatcmpl-{}", id.simple());
-    let needed = pricing::hold_credits(&state.config.rate_card, &req, model);
+    let bounds = UsageBounds::of(&req, model);
+    let needed = bounds.hold_credits(&state.config.rate_card);
     let hold = HoldRequest {
         request_id: request_id.clone(),
         account_id: caller.account_id,
@@ -166,20 +273,17 @@ pub async fn chat_completions(
         created: now / 1000,
         stream: req.stream.unwrap_or(false),
         include_usage: req.wants_usage_in_stream(),
-        job: job_request(req, pricing::output_token_cap_for(model)),
+        bounds,
+        job: job_request(req, bounds.completion_tokens),
     };
     Ok(relay::run(state.clone(), ctx).await)
 }
 
 /// The generation input of a request, and nothing else: the client's `user`, its key and
 /// its account have no field to go into.
-fn job_request(
-    mut req: ChatCompletionRequest,
-    max_tokens: impl FnOnce(&ChatCompletionRequest) -> u32,
-) -> JobRequest {
-    let max_tokens = max_tokens(&req);
-    // Most chat templates know `system` only.
-    req.developer_as_system();
+fn job_request(mut req: ChatCompletionRequest, max_tokens: u32) -> JobRequest {
+    // Chat templates know `system` only, and tool calls rather than legacy function calls.
+    req.normalize_for_workers();
     JobRequest {
         messages: req.messages,
         tools: req.tools,

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::catalog::{Catalog, ModelSpec};
+use crate::cors::AllowedOrigins;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -53,6 +54,9 @@ pub struct FileConfig {
     pub max_queued: Option<usize>,
     /// How often workers send heartbeats; one silent for three intervals is dropped.
     pub worker_heartbeat_ms: Option<u64>,
+    /// Origins whose pages may call `/api/v1` from a browser: `["*"]` (the default) or a list
+    /// of origins such as `"https://app.example.com"`.
+    pub cors_allowed_origins: Option<Vec<String>>,
     pub pricing: Option<PricingConfig>,
     /// Replaces the built-in catalog whole.
     pub models: Option<Vec<ModelSpec>>,
@@ -90,6 +94,7 @@ pub struct GatewayConfig {
     pub worker_heartbeat: Duration,
     pub rate_card: RateCard,
     pub catalog: Catalog,
+    pub cors_origins: AllowedOrigins,
 }
 
 impl GatewayConfig {
@@ -137,6 +142,10 @@ impl GatewayConfig {
             Some(models) => Catalog::new(models).map_err(|e| anyhow::anyhow!("[[models]]: {e}"))?,
             None => Catalog::builtin(),
         };
+        let cors_origins = match &file.cors_allowed_origins {
+            Some(list) => AllowedOrigins::parse(list)?,
+            None => AllowedOrigins::Any,
+        };
         let credits_per_usd_sold = file
             .credits_per_usd_sold
             .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
@@ -161,6 +170,7 @@ impl GatewayConfig {
             ),
             rate_card,
             catalog,
+            cors_origins,
         })
     }
 }

@@ -11,9 +11,11 @@ pub mod api;
 pub mod auth;
 pub mod catalog;
 pub mod config;
+pub mod cors;
 pub mod error;
 pub mod metrics;
 pub mod observe;
+pub mod openapi;
 pub mod pool;
 pub mod pricing;
 pub mod ratelimit;
@@ -26,12 +28,15 @@ use std::sync::Arc;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::serve::ListenerExt;
 use axum::{Extension, Json, Router};
 use shoal_store::Store;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::KeyCache;
 use crate::config::GatewayConfig;
@@ -120,18 +125,30 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     ApiError::internal().into_response()
 }
 
+/// The public API, mounted at `/api/v1`, with its OpenAPI document (whose paths are
+/// relative to its server, `/api/v1`). A route registered with `routes!` is in the document;
+/// those above the key check need a key, those below do not. CORS applies to these routes
+/// only (see `cors`).
+fn api_v1(state: &AppState) -> Router<AppState> {
+    let (v1, doc) = OpenApiRouter::with_openapi(openapi::Base::openapi())
+        .routes(routes!(api::list_models))
+        .routes(routes!(api::retrieve_model))
+        .routes(routes!(api::balance))
+        .routes(routes!(api::chat_completions))
+        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .routes(routes!(openapi::openapi_json))
+        .split_for_parts();
+    v1.fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(Extension(openapi::Rendered::new(&doc)))
+        .layer(cors::layer(&state.config.cors_origins))
+}
+
 /// The whole HTTP surface.
 pub fn router(state: AppState) -> Router {
     let limit = state.config.body_limit_bytes;
-    let v1 = Router::new()
-        .route("/models", get(api::list_models))
-        .route("/balance", get(api::balance))
-        .route("/chat/completions", post(api::chat_completions))
-        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed);
     Router::new()
-        .nest("/api/v1", v1)
+        .nest("/api/v1", api_v1(&state))
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))

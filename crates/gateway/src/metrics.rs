@@ -16,6 +16,12 @@ pub struct RequestLabels {
     pub status: u16,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct WorkerLabels {
+    /// `wrk_<id>`, as the worker's `welcome` and the gateway's log name it.
+    pub worker: String,
+}
+
 pub struct Metrics {
     registry: Registry,
     pub requests: Family<RequestLabels, Counter>,
@@ -27,6 +33,8 @@ pub struct Metrics {
     pub dispatch_wait: Histogram,
     pub workers_connected: Gauge,
     pub credits_charged: Counter,
+    /// Usage reports cut to the job's bounds, per worker.
+    pub usage_clamped: Family<WorkerLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -63,8 +71,15 @@ impl Default for Metrics {
             "Credits charged by settled requests",
             credits_charged.clone(),
         );
+        let usage_clamped = Family::<WorkerLabels, Counter>::default();
+        registry.register(
+            "worker_usage_clamped",
+            "Usage reports a worker sent beyond the job's bounds (prompt bound, output cap), cut to them",
+            usage_clamped.clone(),
+        );
         Metrics {
             registry,
+            usage_clamped,
             requests,
             overhead,
             dispatch_wait,
@@ -78,6 +93,14 @@ impl Metrics {
     /// Where other parts (a shared rate limiter) register metrics of their own.
     pub fn registry_mut(&mut self) -> &mut Registry {
         &mut self.registry
+    }
+
+    pub fn usage_clamped(&self, worker: u64) {
+        self.usage_clamped
+            .get_or_create(&WorkerLabels {
+                worker: format!("wrk_{worker}"),
+            })
+            .inc();
     }
 
     pub fn encode(&self) -> String {

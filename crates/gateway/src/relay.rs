@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::ApiError;
 use crate::pool::{DispatchError, Job, JobEvent, WorkerId};
+use crate::pricing::UsageBounds;
 use crate::{now_ms, AppState};
 
 /// How many workers a request is offered to before it gives up.
@@ -40,6 +41,8 @@ pub struct JobContext {
     pub created: i64,
     pub stream: bool,
     pub include_usage: bool,
+    /// What the worker's usage report is held to.
+    pub bounds: UsageBounds,
     pub job: JobRequest,
 }
 
@@ -206,7 +209,10 @@ async fn drive(
         relay_stream(&state, &ctx, &mut job, first, tx, &cancel, deadline).await
     } else {
         let mut acc = Accumulator::default();
-        let outcome = collect(&mut job, first, &mut acc, &cancel, deadline).await;
+        let mut outcome = collect(&mut job, first, &mut acc, &cancel, deadline).await;
+        if let Outcome::Done { usage, .. } = &mut outcome {
+            *usage = bounded(&state, &ctx, job.worker, *usage);
+        }
         if let Outcome::Done {
             finish_reason,
             usage,
@@ -307,7 +313,6 @@ async fn relay_stream(
     cancel: &CancellationToken,
     deadline: tokio::time::Instant,
 ) -> Outcome {
-    let _ = state;
     let chunk = |delta: Delta, finish_reason: Option<String>| ChatCompletionChunk {
         id: ctx.request_id.clone(),
         object: "chat.completion.chunk".into(),
@@ -348,6 +353,7 @@ async fn relay_stream(
                 finish_reason,
                 usage,
             } => {
+                let usage = bounded(state, ctx, job.worker, usage);
                 let mut tail = Vec::new();
                 if !sent_role {
                     tail.extend_from_slice(&sse(&chunk(
@@ -404,9 +410,8 @@ async fn relay_stream(
 
 /// Ends the job and its hold exactly once, whatever happened.
 async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outcome) {
-    let card = &state.config.rate_card;
-    let charge = match outcome {
-        Outcome::Done { usage, .. } => Some(charge_for(card, &usage)),
+    let usage = match outcome {
+        Outcome::Done { usage, .. } => Some(usage),
         Outcome::Cancelled { delivered } => {
             state.pool.cancel(&job.id);
             // The worker answers a cancel with its usage so far.
@@ -425,29 +430,20 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
             if reported.is_none() {
                 state.pool.abandon(&job.id);
             }
-            Some(charge_for(
-                card,
-                &reported.unwrap_or(JobUsage {
-                    completion_tokens: delivered,
-                    ..Default::default()
-                }),
-            ))
+            Some(reported.unwrap_or(JobUsage {
+                completion_tokens: delivered,
+                ..Default::default()
+            }))
         }
         // The service failed: only what reached the client is billed (output tokens delivered).
-        Outcome::Failed { delivered, .. } => {
-            if delivered == 0 {
-                None
-            } else {
-                Some(charge_for(
-                    card,
-                    &JobUsage {
-                        completion_tokens: delivered,
-                        ..Default::default()
-                    },
-                ))
-            }
-        }
+        Outcome::Failed { delivered, .. } => (delivered > 0).then_some(JobUsage {
+            completion_tokens: delivered,
+            ..Default::default()
+        }),
     };
+    // A finished job's usage is already within its bounds (the client was told it).
+    let charge =
+        usage.map(|u| charge_for(&state.config.rate_card, &bounded(state, ctx, job.worker, u)));
     let now = now_ms();
     let result = match charge {
         Some(c) => state.store.settle(&ctx.request_id, Some(&c), now).await,
@@ -468,6 +464,19 @@ async fn void(state: &AppState, request_id: &str) {
     if let Err(e) = state.store.void(request_id, now_ms()).await {
         tracing::error!(request_id, error = %e, "voiding a hold failed; the reaper will release it");
     }
+}
+
+/// `usage` held to the job's bounds: no worker makes a caller pay for tokens that could not
+/// exist. A cut is counted per worker and logged with the worker's id only.
+fn bounded(state: &AppState, ctx: &JobContext, worker: WorkerId, mut usage: JobUsage) -> JobUsage {
+    if ctx.bounds.clamp(&mut usage) {
+        state.metrics.usage_clamped(worker);
+        tracing::warn!(
+            worker_id = worker,
+            "a worker reported more tokens than the job could use; its usage was cut to the bounds"
+        );
+    }
+    usage
 }
 
 fn charge_for(card: &shoal_store::money::RateCard, usage: &JobUsage) -> Charge {

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The balance object. Credits are integers (1 credit = USD 0.001); `usd` is the same balance
 /// as a number, for display only: no money arithmetic is done on it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceResponse {
     /// Always `"balance"`.

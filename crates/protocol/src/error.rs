@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `{"error": {...}}`, the body of every non-2xx response.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorBody {
     pub error: ErrorDetail,
@@ -15,6 +16,7 @@ pub struct ErrorBody {
 ///
 /// `param` and `code` are always serialized, as `null` when absent, the way the OpenAI API
 /// does, so clients that index them directly find the key.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorDetail {
     /// Human-readable; never contains prompt or completion text.

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `{"object":"list","data":[...]}`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelList {
     /// Always `"list"`.
@@ -24,6 +25,7 @@ impl ModelList {
 /// `deprecated` is always serialized (also when false), so a client can test it without
 /// guessing what a missing key means; `alias_of`, `description` and `max_output_tokens` are
 /// left out when unset.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelEntry {
     pub id: String,
@@ -56,6 +58,7 @@ impl ModelEntry {
 }
 
 /// Display prices. Money arithmetic never uses these floats; it uses integer nano-USD rates.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pricing {
     /// Always `"per_token"`.
@@ -76,6 +79,7 @@ impl Pricing {
 }
 
 /// What a model accepts beyond plain text.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {
     /// Tool (function) calling.

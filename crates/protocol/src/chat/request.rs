@@ -13,13 +13,16 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 /// A chat completion request.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ChatCompletionRequest {
     /// Model id from the catalog (aliases included). Missing reads as empty and is refused by
     /// validation, so its message matches the other "required" ones.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub model: String,
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true, min_items = 1))]
     pub messages: Vec<ChatMessage>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<bool>,
@@ -33,14 +36,18 @@ pub struct ChatCompletionRequest {
     pub parallel_tool_calls: Option<bool>,
     /// 0 to 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 2))]
     pub temperature: Option<f64>,
     /// Greater than 0, at most 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(exclusive_minimum = 0, maximum = 1))]
     pub top_p: Option<f64>,
     /// Legacy name of `max_completion_tokens`; see [`ChatCompletionRequest::max_output_tokens`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 1, maximum = 4_294_967_295_u64))]
     pub max_tokens: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 1, maximum = 4_294_967_295_u64))]
     pub max_completion_tokens: Option<u32>,
     /// Up to 4 stop sequences.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -49,16 +56,20 @@ pub struct ChatCompletionRequest {
     pub seed: Option<i64>,
     /// Only 1 is supported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 1, maximum = 1))]
     pub n: Option<u32>,
     /// -2 to 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = -2, maximum = 2))]
     pub presence_penalty: Option<f64>,
     /// -2 to 2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = -2, maximum = 2))]
     pub frequency_penalty: Option<f64>,
     /// `{"type":"text"|"json_object"|"json_schema", ...}`, passed through as given.
     /// Validation makes sure it is an object with a known `type`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub response_format: Option<Value>,
     /// e.g. `low`, `medium`, `high`; passed through as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,9 +78,40 @@ pub struct ChatCompletionRequest {
     /// a worker (workers never learn who asked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
+    // Parameters Shoal does not honour, accepted only in their neutral form (absent, null,
+    // `false`, empty, text only): ignoring any other value would change what the caller
+    // receives without saying so, so validation refuses it with a 400 naming the parameter.
+    // Never forwarded to a worker.
+    /// Only `false` (or null) is accepted: workers do not return log-probabilities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<bool>,
+    /// Only 0 (or null) is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 0, maximum = 4_294_967_295_u64))]
+    pub top_logprobs: Option<u32>,
+    /// Only an empty object (or null) is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub logit_bias: Option<Map<String, Value>>,
+    /// Only `["text"]` (or null) is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modalities: Option<Vec<String>>,
+    /// Only null is accepted: chat completions answer with text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio: Option<Value>,
+    /// The legacy form of `tools`; only null is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub functions: Option<Value>,
+    /// The legacy form of `tool_choice`; only null is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_call: Option<Value>,
+    /// Only null is accepted: Shoal does not search the web.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_search_options: Option<Value>,
 }
 
 /// `stream_options`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct StreamOptions {
     /// When true on a stream, a final chunk with `choices: []` carries the usage.
@@ -78,6 +120,7 @@ pub struct StreamOptions {
 }
 
 /// Who wrote a message.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
@@ -87,6 +130,9 @@ pub enum Role {
     User,
     Assistant,
     Tool,
+    /// The legacy form of a tool result: names the function (`name`) instead of a call id.
+    /// Workers never see it: the gateway forwards it as a `tool` message.
+    Function,
 }
 
 impl Role {
@@ -103,6 +149,7 @@ impl Role {
             Role::User => "user",
             Role::Assistant => "assistant",
             Role::Tool => "tool",
+            Role::Function => "function",
         }
     }
 }
@@ -112,6 +159,7 @@ impl Role {
 /// One flat struct for every role (as on the wire); which fields a role needs is checked by
 /// validation. `content` is serialized as `null` when absent (an assistant message that only
 /// calls tools), the way the OpenAI API writes it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatMessage {
     pub role: Role,
@@ -126,6 +174,10 @@ pub struct ChatMessage {
     /// Tool messages: the `id` of the tool call this message answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+    /// Assistant messages, legacy form: the one function the model called (answered by a
+    /// `function` message). Workers never see it: the gateway forwards it as a tool call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_call: Option<FunctionCall>,
 }
 
 fn is_none_or_empty<T>(v: &Option<Vec<T>>) -> bool {
@@ -141,6 +193,7 @@ impl ChatMessage {
             name: None,
             tool_calls: None,
             tool_call_id: None,
+            function_call: None,
         }
     }
 
@@ -151,6 +204,7 @@ impl ChatMessage {
 }
 
 /// `content`: a string, or an array of parts (the form used for image input).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum MessageContent {
@@ -166,7 +220,9 @@ impl MessageContent {
             MessageContent::Parts(p) => (None, p.as_slice()),
         };
         text.into_iter().chain(parts.iter().map(|p| match p {
-            ContentPart::Text { text } => PartRef::Text(text.as_str()),
+            ContentPart::Text { text } | ContentPart::Refusal { refusal: text } => {
+                PartRef::Text(text.as_str())
+            }
             ContentPart::ImageUrl { image_url } => PartRef::Image(image_url),
         }))
     }
@@ -210,6 +266,7 @@ impl<'de> Deserialize<'de> for MessageContent {
 }
 
 /// One element of an array `content`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "RawContentPart")]
 pub enum ContentPart {
@@ -217,10 +274,14 @@ pub enum ContentPart {
     Text { text: String },
     /// `{"type":"image_url","image_url":{"url":"data:image/png;base64,...","detail":"auto"}}`
     ImageUrl { image_url: ImageUrl },
+    /// `{"type":"refusal","refusal":"..."}`: in an assistant message of the history, a refusal
+    /// the model gave. Workers see it as a text part.
+    Refusal { refusal: String },
 }
 
 /// The image of an `image_url` part. Validation accepts only inline base64 `data:image/...`
 /// URLs: remote URLs are never fetched.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImageUrl {
     pub url: String,
@@ -239,6 +300,8 @@ struct RawContentPart {
     text: Option<String>,
     #[serde(default)]
     image_url: Option<ImageUrl>,
+    #[serde(default)]
+    refusal: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -246,6 +309,7 @@ struct RawContentPart {
 enum PartKind {
     Text,
     ImageUrl,
+    Refusal,
 }
 
 /// Says which field a part lacks, worded like serde's own `missing field` so the parser
@@ -271,11 +335,16 @@ impl TryFrom<RawContentPart> for ContentPart {
                 .image_url
                 .map(|image_url| ContentPart::ImageUrl { image_url })
                 .ok_or(MissingField("image_url")),
+            PartKind::Refusal => raw
+                .refusal
+                .map(|refusal| ContentPart::Refusal { refusal })
+                .ok_or(MissingField("refusal")),
         }
     }
 }
 
 /// The only tool type there is.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolType {
@@ -284,6 +353,7 @@ pub enum ToolType {
 }
 
 /// A tool the model may call: `{"type":"function","function":{...}}`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tool {
     #[serde(rename = "type")]
@@ -292,6 +362,7 @@ pub struct Tool {
 }
 
 /// The function of a [`Tool`].
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionDefinition {
     /// `^[a-zA-Z0-9_-]{1,64}$`
@@ -300,12 +371,14 @@ pub struct FunctionDefinition {
     pub description: Option<String>,
     /// A JSON Schema object (`type: object`, `properties`, `required`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub parameters: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
 }
 
 /// A call the model made: in an assistant message of the history, and in responses.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCall {
     pub id: String,
@@ -317,6 +390,7 @@ pub struct ToolCall {
 
 /// The function name and its arguments, a JSON document as a string (as the model wrote it,
 /// so not necessarily valid JSON).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionCall {
     pub name: String,
@@ -324,6 +398,7 @@ pub struct FunctionCall {
 }
 
 /// `tool_choice`: `"none"`, `"auto"`, `"required"`, or one named function.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum ToolChoice {
@@ -331,6 +406,7 @@ pub enum ToolChoice {
     Named(NamedToolChoice),
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolChoiceMode {
@@ -340,6 +416,7 @@ pub enum ToolChoiceMode {
 }
 
 /// `{"type":"function","function":{"name":"..."}}`
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NamedToolChoice {
     #[serde(rename = "type")]
@@ -347,6 +424,7 @@ pub struct NamedToolChoice {
     pub function: FunctionName,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionName {
     pub name: String,
@@ -378,6 +456,7 @@ impl<'de> Deserialize<'de> for ToolChoice {
 }
 
 /// `stop`: one string or an array of strings.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Stop {
@@ -452,6 +531,44 @@ impl ChatCompletionRequest {
         for m in &mut self.messages {
             if m.role == Role::Developer {
                 m.role = Role::System;
+            }
+        }
+    }
+
+    /// Rewrites the history into the forms every worker knows: `developer` as `system`,
+    /// refusal parts as text parts, and legacy function calling as tool calling (an assistant
+    /// `function_call` becomes a tool call with id `call_legacy_<i>`, `i` its message's index,
+    /// and a `function` message a `tool` message answering the latest such call).
+    pub fn normalize_for_workers(&mut self) {
+        let mut last_call: Option<usize> = None;
+        for (i, m) in self.messages.iter_mut().enumerate() {
+            match m.role {
+                Role::Developer => m.role = Role::System,
+                Role::Function => {
+                    m.role = Role::Tool;
+                    m.tool_call_id = Some(format!("call_legacy_{}", last_call.unwrap_or(i)));
+                    if m.content.is_none() {
+                        m.content = Some(MessageContent::Text(String::new()));
+                    }
+                }
+                _ => {}
+            }
+            if let Some(function) = m.function_call.take() {
+                last_call = Some(i);
+                m.tool_calls.get_or_insert_with(Vec::new).push(ToolCall {
+                    id: format!("call_legacy_{i}"),
+                    r#type: ToolType::Function,
+                    function,
+                });
+            }
+            if let Some(MessageContent::Parts(parts)) = &mut m.content {
+                for part in parts {
+                    if let ContentPart::Refusal { refusal } = part {
+                        *part = ContentPart::Text {
+                            text: std::mem::take(refusal),
+                        };
+                    }
+                }
             }
         }
     }

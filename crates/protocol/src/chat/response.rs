@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::request::{Role, ToolCall, ToolType};
 
 /// A non-streamed completion (`object: "chat.completion"`).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatCompletion {
     /// `chatcmpl-...`
@@ -50,6 +51,7 @@ impl ChatCompletion {
 
 /// One choice of a [`ChatCompletion`]. `finish_reason` and `logprobs` are always written
 /// (`null` when unset), as the OpenAI API does.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Choice {
     pub index: u32,
@@ -65,6 +67,7 @@ pub struct Choice {
 /// The assistant message of a [`Choice`].
 ///
 /// `content` is always written, as `null` when the model only called tools.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResponseMessage {
     /// Always `assistant`.
@@ -103,6 +106,7 @@ pub mod finish_reason {
 
 /// One streamed event (`object: "chat.completion.chunk"`), the same `id` on every chunk of a
 /// stream.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatCompletionChunk {
     pub id: String,
@@ -163,6 +167,7 @@ impl ChatCompletionChunk {
 
 /// One choice of a chunk. `finish_reason` is `null` until the last content chunk; it and
 /// `logprobs` are always written.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChunkChoice {
     pub index: u32,
@@ -175,6 +180,7 @@ pub struct ChunkChoice {
 }
 
 /// What a chunk adds. The first chunk of a stream carries the `role`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,6 +195,7 @@ pub struct Delta {
 
 /// A piece of a tool call. `index` says which call it extends; the first piece of a call
 /// carries its `id`, `type` and function `name`, later pieces append to `arguments`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCallDelta {
     pub index: u32,
@@ -200,6 +207,7 @@ pub struct ToolCallDelta {
     pub function: Option<FunctionCallDelta>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionCallDelta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -210,6 +218,7 @@ pub struct FunctionCallDelta {
 
 /// Token counts actually billed. Reasoning tokens are output tokens: they are included in
 /// `completion_tokens` and broken out in `completion_tokens_details`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     pub prompt_tokens: u64,
@@ -219,6 +228,7 @@ pub struct Usage {
     pub completion_tokens_details: Option<CompletionTokensDetails>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompletionTokensDetails {
     pub reasoning_tokens: u64,

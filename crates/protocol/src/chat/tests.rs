@@ -73,7 +73,7 @@ fn round_trip_leaves_out_what_was_absent() {
     assert_eq!(serde_json::to_value(parse(&body)).unwrap(), body);
     // Unknown fields are dropped, explicit nulls read as absent.
     let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi", "refusal": null}],
-                      "logprobs": true, "temperature": null});
+                      "store": true, "metadata": {"k": "v"}, "temperature": null});
     assert_eq!(
         serde_json::to_value(parse(&body)).unwrap(),
         json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]})

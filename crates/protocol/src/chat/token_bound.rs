@@ -31,7 +31,7 @@
 
 use serde_json::Value;
 
-use super::request::{ChatCompletionRequest, ChatMessage, PartRef, Role};
+use super::request::{ChatCompletionRequest, ChatMessage, FunctionCall, PartRef, Role};
 
 /// Tokens per message for its turn markers and role header (`<|im_start|>user\n`,
 /// `<start_of_turn>model\n`, `<|start_header_id|>ipython<|end_header_id|>\n\n`, ...).
@@ -93,7 +93,9 @@ fn message_bound(m: &ChatMessage) -> u64 {
         for part in content.parts() {
             let part_tokens = match part {
                 // Tool results are printed through `tojson` by some templates.
-                PartRef::Text(text) if m.role == Role::Tool => string_render_bound(text),
+                PartRef::Text(text) if matches!(m.role, Role::Tool | Role::Function) => {
+                    string_render_bound(text)
+                }
                 PartRef::Text(text) => len(text),
                 PartRef::Image(_) => IMAGE_TOKEN_ALLOWANCE,
             };
@@ -103,18 +105,35 @@ fn message_bound(m: &ChatMessage) -> u64 {
         }
     }
     for call in m.tool_calls() {
-        // Templates print the arguments as the string they are, or parse them and print the
-        // object; count the larger.
-        let as_string = string_render_bound(&call.function.arguments);
-        let as_object = serde_json::from_str::<Value>(&call.function.arguments)
-            .map_or(0, |v| json_render_bound(&v, 1));
         total = total
-            .saturating_add(TOOL_CALL_TOKEN_ALLOWANCE)
             .saturating_add(string_render_bound(&call.id))
-            .saturating_add(string_render_bound(&call.function.name))
-            .saturating_add(as_string.max(as_object));
+            .saturating_add(call_bound(&call.function));
+    }
+    // Legacy function calling is forwarded as tool calling, with ids the gateway writes.
+    if let Some(function) = &m.function_call {
+        total = total
+            .saturating_add(LEGACY_CALL_ID_BOUND)
+            .saturating_add(call_bound(function));
+    }
+    if m.role == Role::Function {
+        total = total.saturating_add(LEGACY_CALL_ID_BOUND);
     }
     total
+}
+
+/// The id the gateway gives a legacy function call, `call_legacy_<index>`, quoted.
+const LEGACY_CALL_ID_BOUND: u64 = 2 + "call_legacy_".len() as u64 + 20;
+
+/// A tool call of the history without its id.
+fn call_bound(function: &FunctionCall) -> u64 {
+    // Templates print the arguments as the string they are, or parse them and print the
+    // object; count the larger.
+    let as_string = string_render_bound(&function.arguments);
+    let as_object =
+        serde_json::from_str::<Value>(&function.arguments).map_or(0, |v| json_render_bound(&v, 1));
+    TOOL_CALL_TOKEN_ALLOWANCE
+        .saturating_add(string_render_bound(&function.name))
+        .saturating_add(as_string.max(as_object))
 }
 
 fn len(s: &str) -> u64 {

@@ -49,6 +49,12 @@ const FIELD_NAMES: &[&str] = &[
     "description",
     "parameters",
     "strict",
+    "refusal",
+    "function_call",
+    "logprobs",
+    "top_logprobs",
+    "logit_bias",
+    "modalities",
 ];
 
 /// serde_json's syntax messages: fixed texts that never include input.
@@ -202,13 +208,18 @@ fn expected(path: &str) -> Option<&'static str> {
         "model" => "a model id (string)",
         "messages" => "an array of message objects",
         "messages[]" => "a message object with `role` and `content`",
-        "messages[].role" => "one of `system`, `developer`, `user`, `assistant`, `tool`",
+        "messages[].role" => {
+            "one of `system`, `developer`, `user`, `assistant`, `tool`, `function`"
+        }
         "messages[].content" => "a string, an array of content parts, or null",
         "messages[].content[]" => {
             "a content part object: `{\"type\":\"text\",\"text\":...}` or \
              `{\"type\":\"image_url\",\"image_url\":{\"url\":...}}`"
         }
-        "messages[].content[].type" => "`text` or `image_url`",
+        "messages[].content[].type" => "`text`, `image_url` or `refusal`",
+        "messages[].content[].refusal" => "a string",
+        "messages[].function_call" => "an object with string `name` and `arguments`",
+        "messages[].function_call.name" | "messages[].function_call.arguments" => "a string",
         "messages[].content[].text" => "a string",
         "messages[].content[].image_url" => "an object with a string `url`",
         "messages[].content[].image_url.url" => "a string (an inline base64 data URL)",
@@ -251,6 +262,11 @@ fn expected(path: &str) -> Option<&'static str> {
         "response_format" => "an object such as `{\"type\":\"json_object\"}`",
         "reasoning_effort" => "a string such as `low`, `medium` or `high`",
         "user" => "a string",
+        "logprobs" => "a boolean (only `false` is supported)",
+        "top_logprobs" => "an integer (only 0 is supported)",
+        "logit_bias" => "an object (only an empty one is supported)",
+        "modalities" => "an array of strings (only `[\"text\"]` is supported)",
+        "modalities[]" => "a string",
         _ => return None,
     })
 }
@@ -297,6 +313,12 @@ mod tests {
             "reasoning_effort",
             "user",
             "stream",
+            "messages[].content[].refusal",
+            "messages[].function_call",
+            "logprobs",
+            "top_logprobs",
+            "logit_bias",
+            "modalities",
         ];
         for path in described {
             assert!(expected(path).is_some(), "{path}");

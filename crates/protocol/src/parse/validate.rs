@@ -42,7 +42,65 @@ impl ChatCompletionRequest {
             check_message(i, message)?;
         }
         self.check_tools()?;
-        self.check_sampling()
+        self.check_sampling()?;
+        self.check_unsupported()
+    }
+
+    /// Parameters Shoal cannot honour are refused unless given in their neutral form.
+    fn check_unsupported(&self) -> Check {
+        let refuse =
+            |param: &str, why: &str| Err(InvalidRequest::new(param, format!("`{param}` {why}")));
+        if self.logprobs == Some(true) {
+            return refuse(
+                "logprobs",
+                "is not supported: Shoal's workers do not return log-probabilities",
+            );
+        }
+        if self.top_logprobs.is_some_and(|n| n > 0) {
+            return refuse(
+                "top_logprobs",
+                "is not supported: Shoal's workers do not return log-probabilities",
+            );
+        }
+        if self.logit_bias.as_ref().is_some_and(|m| !m.is_empty()) {
+            return refuse(
+                "logit_bias",
+                "is not supported: token ids differ between the workers serving a model",
+            );
+        }
+        if let Some(modalities) = &self.modalities {
+            if modalities.iter().any(|m| m != "text") {
+                return refuse(
+                    "modalities",
+                    "may only be `[\"text\"]`: chat completions answer with text",
+                );
+            }
+        }
+        if self.audio.is_some() {
+            return refuse(
+                "audio",
+                "is not supported: chat completions answer with text",
+            );
+        }
+        if self.functions.is_some() {
+            return refuse(
+                "functions",
+                "(the legacy form of `tools`) is not supported; send `tools`",
+            );
+        }
+        if self.function_call.is_some() {
+            return refuse(
+                "function_call",
+                "(the legacy form of `tool_choice`) is not supported; send `tool_choice`",
+            );
+        }
+        if self.web_search_options.is_some() {
+            return refuse(
+                "web_search_options",
+                "is not supported: Shoal does not search the web",
+            );
+        }
+        Ok(())
     }
 
     fn check_tools(&self) -> Check {
@@ -206,12 +264,15 @@ fn check_message(i: usize, m: &ChatMessage) -> Check {
         ));
     }
 
+    check_legacy_function(m, &at)?;
     let empty = match &m.content {
         None => true,
         Some(MessageContent::Parts(parts)) => parts.is_empty(),
         Some(MessageContent::Text(_)) => false,
     };
-    if empty && !(m.role == Role::Assistant && has_tool_calls) {
+    let calls = has_tool_calls || m.function_call.is_some();
+    // OpenAI takes a `function` result with null content.
+    if empty && !(m.role == Role::Assistant && calls) && m.role != Role::Function {
         let param = at("content");
         return Err(InvalidRequest::new(
             &param,
@@ -223,19 +284,7 @@ fn check_message(i: usize, m: &ChatMessage) -> Check {
     }
     if let Some(MessageContent::Parts(parts)) = &m.content {
         for (j, part) in parts.iter().enumerate() {
-            let ContentPart::ImageUrl { image_url } = part else {
-                continue;
-            };
-            if m.role != Role::User {
-                let param = at(&format!("content[{j}]"));
-                return Err(InvalidRequest::new(
-                    &param,
-                    format!("`{param}`: image parts are only allowed in user messages"),
-                ));
-            }
-            let param = at(&format!("content[{j}].image_url.url"));
-            check_image_url(&image_url.url)
-                .map_err(|why| InvalidRequest::new(&param, format!("`{param}`: {why}")))?;
+            check_part(m.role, part, &|field| at(&format!("content[{j}]{field}")))?;
         }
     }
 
@@ -254,6 +303,62 @@ fn check_message(i: usize, m: &ChatMessage) -> Check {
                 format!("`{param}` must be a non-empty string"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Image parts only from users (as data URLs), refusal parts only from the assistant.
+fn check_part(role: Role, part: &ContentPart, at: &dyn Fn(&str) -> String) -> Check {
+    match part {
+        ContentPart::Text { .. } => Ok(()),
+        ContentPart::Refusal { .. } if role == Role::Assistant => Ok(()),
+        ContentPart::Refusal { .. } => {
+            let param = at("");
+            Err(InvalidRequest::new(
+                &param,
+                format!("`{param}`: refusal parts are only allowed in assistant messages"),
+            ))
+        }
+        ContentPart::ImageUrl { .. } if role != Role::User => {
+            let param = at("");
+            Err(InvalidRequest::new(
+                &param,
+                format!("`{param}`: image parts are only allowed in user messages"),
+            ))
+        }
+        ContentPart::ImageUrl { image_url } => {
+            let param = at(".image_url.url");
+            check_image_url(&image_url.url)
+                .map_err(|why| InvalidRequest::new(&param, format!("`{param}`: {why}")))
+        }
+    }
+}
+
+/// The legacy function calling of the history: `function_call` on assistant messages,
+/// `function` messages naming the function they answer.
+fn check_legacy_function(m: &ChatMessage, at: &dyn Fn(&str) -> String) -> Check {
+    if let Some(call) = &m.function_call {
+        if m.role != Role::Assistant {
+            let param = at("function_call");
+            return Err(InvalidRequest::new(
+                &param,
+                format!("`{param}` is only allowed on assistant messages"),
+            ));
+        }
+        if call.name.is_empty() {
+            let param = at("function_call.name");
+            return Err(InvalidRequest::new(
+                &param,
+                format!("`{param}` must be a non-empty string"),
+            ));
+        }
+    }
+    if m.role == Role::Function && m.name.as_deref().is_none_or(str::is_empty) {
+        let param = at("name");
+        return Err(InvalidRequest::new(
+            &param,
+            format!("`{param}` is required on function messages: the function it answers"),
+        ));
     }
     Ok(())
 }
