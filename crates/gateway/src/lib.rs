@@ -69,13 +69,16 @@ impl AppState {
         store: Store,
         limiter: Arc<dyn RateLimiter>,
     ) -> Self {
+        let pool = Pool::new(config.queue_timeout, config.max_queued);
+        let mut metrics = metrics::Metrics::default();
+        metrics.register_pool(&pool.counters);
         AppState(Arc::new(Inner {
-            pool: Pool::new(config.queue_timeout, config.max_queued),
+            pool,
             config,
             store,
             limiter,
             key_cache: KeyCache::default(),
-            metrics: metrics::Metrics::default(),
+            metrics,
         }))
     }
 }
