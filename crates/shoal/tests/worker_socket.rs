@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{account_with_key, admin, Loc, PgDb, Server};
+use common::{account_with_key, admin, balance_of, wait_until, Loc, PgDb, Server};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -102,14 +102,6 @@ async fn available(s: &Server, key: &str, model: &str) -> bool {
         .unwrap()
         .iter()
         .any(|m| m["id"] == model && m["available"] == true)
-}
-
-async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !check().await {
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// The 32 hex digits of `id` after `prefix`, checked to be an RFC 9562 UUID of `version`.
@@ -403,22 +395,6 @@ async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl_on_postgres() {
     let tmp = tempfile::tempdir().unwrap();
     kill_9_mid_stream(tmp.path(), Loc::Url(db.url.clone())).await;
     db.drop_db().await;
-}
-
-async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
-    let v: Value = reqwest::Client::new()
-        .get(s.url("/api/v1/balance"))
-        .bearer_auth(key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (
-        v["credits"].as_i64().unwrap(),
-        v["credits_held"].as_i64().unwrap(),
-    )
 }
 
 /// Kill -9 of the gateway while a stream is open and its hold taken, restart on the same
