@@ -35,7 +35,8 @@ pub struct FileConfig {
     pub body_limit_bytes: Option<usize>,
     /// Requests per minute for keys that have no limit of their own.
     pub default_rpm: Option<u32>,
-    /// Longest a chat request may run before the gateway gives up on it.
+    /// Longest a chat request may run (from its arrival, queueing included) before the gateway
+    /// gives up on it.
     pub request_timeout_secs: Option<u64>,
     /// How long an unsettled credit hold lives; defaults to the request timeout plus 5 minutes.
     pub hold_ttl_secs: Option<u64>,

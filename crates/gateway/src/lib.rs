@@ -74,10 +74,12 @@ impl AppState {
         store: Store,
         limiter: Arc<dyn RateLimiter>,
     ) -> Self {
+        let pool = Pool::new(config.queue_timeout, config.max_queued);
         let mut metrics = metrics::Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
+        metrics.register_pool(&pool.counters);
         AppState(Arc::new(Inner {
-            pool: Pool::new(config.queue_timeout, config.max_queued),
+            pool,
             config,
             store,
             limiter,

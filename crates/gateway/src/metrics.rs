@@ -103,6 +103,25 @@ impl Metrics {
             .inc();
     }
 
+    /// Serves the pool's counters beside the rest.
+    pub fn register_pool(&mut self, counters: &crate::pool::PoolCounters) {
+        self.registry.register(
+            "jobs_dispatched",
+            "Jobs sent to a worker (failovers included)",
+            counters.dispatched.clone(),
+        );
+        self.registry.register(
+            "job_failovers",
+            "Jobs sent to another worker after one failed the same request before its first token",
+            counters.failovers.clone(),
+        );
+        self.registry.register(
+            "job_slots_freed",
+            "Worker slots freed, by what ended the job (done, error, worker_lost, abandoned)",
+            counters.freed.clone(),
+        );
+    }
+
     pub fn encode(&self) -> String {
         let mut out = String::new();
         prometheus_client::encoding::text::encode(&mut out, &self.registry)

@@ -13,6 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use shoal_protocol::chat::ToolCallDelta;
 use shoal_protocol::worker::{GatewayMessage, JobRequest, JobUsage, ServedModel, WorkerKind};
 use tokio::sync::{mpsc, Notify};
@@ -78,8 +81,55 @@ pub struct Job {
     pub events: mpsc::UnboundedReceiver<JobEvent>,
 }
 
+/// What ended a job and so freed its slot.
+#[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
+pub enum FreedBy {
+    /// The worker sent `done`.
+    Done,
+    /// The worker sent `error`.
+    Error,
+    /// The worker disconnected or went silent with the job running.
+    WorkerLost,
+    /// The worker never answered a cancel; the gateway stopped waiting.
+    Abandoned,
+}
+
+impl EncodeLabelValue for FreedBy {
+    fn encode(&self, out: &mut LabelValueEncoder) -> std::fmt::Result {
+        use std::fmt::Write;
+        out.write_str(match self {
+            FreedBy::Done => "done",
+            FreedBy::Error => "error",
+            FreedBy::WorkerLost => "worker_lost",
+            FreedBy::Abandoned => "abandoned",
+        })
+    }
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct FreedLabels {
+    pub by: FreedBy,
+}
+
+/// The pool's own counts (served on `/metrics`): every dispatched job frees its slot exactly
+/// once, so `dispatched` equals the sum of `freed` plus the jobs running now.
+#[derive(Clone, Default)]
+pub struct PoolCounters {
+    pub dispatched: Counter,
+    /// Jobs sent to a worker after another worker failed the same request.
+    pub failovers: Counter,
+    pub freed: Family<FreedLabels, Counter>,
+}
+
+impl PoolCounters {
+    fn freed(&self, by: FreedBy, n: u64) {
+        self.freed.get_or_create(&FreedLabels { by }).inc_by(n);
+    }
+}
+
 pub struct Pool {
     state: Mutex<State>,
+    pub counters: PoolCounters,
     slot_freed: Notify,
     next_id: AtomicU64,
     pub queue_timeout: Duration,
@@ -90,6 +140,7 @@ impl Pool {
     pub fn new(queue_timeout: Duration, max_waiting: usize) -> Self {
         Pool {
             state: Mutex::new(State::default()),
+            counters: PoolCounters::default(),
             slot_freed: Notify::new(),
             next_id: AtomicU64::new(1),
             queue_timeout,
@@ -168,6 +219,8 @@ impl Pool {
             removed
         };
         if let Some(w) = removed {
+            self.counters
+                .freed(FreedBy::WorkerLost, w.jobs.len() as u64);
             for (_, tx) in w.jobs {
                 let _ = tx.send(JobEvent::Failed {
                     code: "worker_lost".into(),
@@ -271,6 +324,10 @@ impl Pool {
         }
         worker.jobs.insert(job_id.clone(), tx);
         state.job_owner.insert(job_id.clone(), worker_id);
+        self.counters.dispatched.inc();
+        if !exclude.is_empty() {
+            self.counters.failovers.inc();
+        }
         Ok(Job {
             id: job_id,
             worker: worker_id,
@@ -297,6 +354,11 @@ impl Pool {
         };
         if ends {
             state.job_owner.remove(job_id);
+            let by = match &event {
+                JobEvent::Failed { .. } => FreedBy::Error,
+                _ => FreedBy::Done,
+            };
+            self.counters.freed(by, 1);
         }
         drop(state);
         if let Some(tx) = tx {
@@ -329,6 +391,7 @@ impl Pool {
                 w.jobs.remove(job_id);
             }
             drop(state);
+            self.counters.freed(FreedBy::Abandoned, 1);
             self.slot_freed.notify_waiters();
         }
     }

@@ -105,22 +105,36 @@ struct Answer {
     worker_time: Duration,
 }
 
-/// Dispatch, offering the job to other workers while it fails before its first event.
-async fn start(state: &AppState, ctx: &JobContext) -> Result<(Job, JobEvent, Instant), ApiError> {
+/// Dispatch, offering the job to other workers while it fails before its first event. A
+/// worker that takes the job and says nothing is stopped at the deadline or when the client
+/// leaves, so its slot is freed and the request ends.
+async fn start(
+    state: &AppState,
+    ctx: &JobContext,
+    cancel: &CancellationToken,
+    deadline: tokio::time::Instant,
+) -> Result<(Job, JobEvent, Instant), NotStarted> {
     let mut tried: Vec<WorkerId> = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
-        let mut job = match state.pool.dispatch(&ctx.model, &ctx.job, &tried).await {
+        let dispatched = tokio::select! {
+            d = state.pool.dispatch(&ctx.model, &ctx.job, &tried) => d,
+            _ = cancel.cancelled() => return Err(ApiError::internal().into()),
+            _ = tokio::time::sleep_until(deadline) => return Err(ApiError::timeout().into()),
+        };
+        let mut job = match dispatched {
             Ok(job) => job,
             Err(DispatchError::NoWorker) if tried.is_empty() => {
                 return Err(ApiError::no_worker(
                     "no worker serving this model is online; retry shortly",
-                ))
+                )
+                .into())
             }
             Err(DispatchError::NoWorker) => break,
             Err(DispatchError::Busy) => {
                 return Err(ApiError::no_worker(
                     "every worker serving this model is busy; retry shortly",
-                ))
+                )
+                .into())
             }
         };
         let dispatched = Instant::now();
@@ -130,7 +144,12 @@ async fn start(state: &AppState, ctx: &JobContext) -> Result<(Job, JobEvent, Ins
                 .dispatch_wait
                 .observe(ctx.arrived.elapsed().as_secs_f64());
         }
-        match job.events.recv().await {
+        let first = tokio::select! {
+            ev = job.events.recv() => ev,
+            _ = cancel.cancelled() => return Err(NotStarted { error: ApiError::internal(), running: Some(job) }),
+            _ = tokio::time::sleep_until(deadline) => return Err(NotStarted { error: ApiError::timeout(), running: Some(job) }),
+        };
+        match first {
             Some(JobEvent::Failed {
                 code,
                 retryable: true,
@@ -139,13 +158,26 @@ async fn start(state: &AppState, ctx: &JobContext) -> Result<(Job, JobEvent, Ins
                 tried.push(job.worker);
             }
             None => tried.push(job.worker),
-            Some(JobEvent::Failed { code, .. }) => return Err(worker_refused(&code)),
+            Some(JobEvent::Failed { code, .. }) => return Err(worker_refused(&code).into()),
             Some(first) => return Ok((job, first, dispatched)),
         }
     }
-    Err(ApiError::no_worker(
-        "the workers serving this model failed; retry shortly",
-    ))
+    Err(ApiError::no_worker("the workers serving this model failed; retry shortly").into())
+}
+
+/// A request that got no first event: why, and its job if a worker still runs it.
+struct NotStarted {
+    error: ApiError,
+    running: Option<Job>,
+}
+
+impl From<ApiError> for NotStarted {
+    fn from(error: ApiError) -> Self {
+        NotStarted {
+            error,
+            running: None,
+        }
+    }
 }
 
 fn worker_refused(code: &str) -> ApiError {
@@ -184,19 +216,29 @@ async fn drive(
             return;
         }
     }
-    let started = tokio::select! {
-        r = start(&state, &ctx) => r,
-        _ = cancel.cancelled() => Err(ApiError::internal()),
-    };
-    let (mut job, first, dispatched) = match started {
+    // One limit for the whole request, queueing and a silent worker included.
+    let deadline = tokio::time::Instant::from_std(ctx.arrived) + state.config.request_timeout;
+    let (mut job, first, dispatched) = match start(&state, &ctx, &cancel, deadline).await {
         Ok(v) => v,
-        Err(e) => {
+        Err(NotStarted {
+            error,
+            running: None,
+        }) => {
             void(&state, &ctx.request_id).await;
-            let _ = ready.send(Err(e));
+            let _ = ready.send(Err(error));
+            return;
+        }
+        // The client hears at once; the worker gets its cancel grace meanwhile.
+        Err(NotStarted {
+            error,
+            running: Some(mut job),
+        }) => {
+            let _ = ready.send(Err(error));
+            stop(&state, &mut job).await;
+            void(&state, &ctx.request_id).await;
             return;
         }
     };
-    let deadline = tokio::time::Instant::now() + state.config.request_timeout;
     let outcome = if ctx.stream {
         let (tx, rx) = mpsc::channel::<Bytes>(64);
         let answer = Answer {
@@ -303,6 +345,15 @@ fn sse(json: &impl serde::Serialize) -> Bytes {
     Bytes::from(buf)
 }
 
+/// The SSE event that ends a stream that cannot complete.
+fn error_event(message: &str, code: &str) -> Bytes {
+    sse(&serde_json::json!({"error": {
+        "message": message,
+        "type": "server_error",
+        "code": code,
+    }}))
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn relay_stream(
     state: &AppState,
@@ -380,12 +431,11 @@ async fn relay_stream(
                 };
             }
             JobEvent::Failed { code, .. } => {
-                let body = serde_json::json!({"error": {
-                    "message": "the worker failed mid-stream; the response is incomplete and only what was delivered is billed",
-                    "type": "server_error",
-                    "code": code,
-                }});
-                let _ = tx.send(sse(&body)).await;
+                let body = error_event(
+                    "the worker failed mid-stream; the response is incomplete and only what was delivered is billed",
+                    &code,
+                );
+                let _ = tx.send(body).await;
                 return Outcome::Failed {
                     code,
                     delivered: delivered.deltas,
@@ -401,7 +451,17 @@ async fn relay_stream(
         event = tokio::select! {
             ev = next_event(job, cancel, deadline) => match ev {
                 Some(e) => e,
-                None => return Outcome::Cancelled { delivered: delivered.deltas },
+                None => {
+                    if !cancel.is_cancelled() {
+                        // The deadline passed: say so, or the stream would end like a dropped
+                        // connection. Never blocks on a client that stopped reading.
+                        let _ = tx.try_send(error_event(
+                            "the request ran past the gateway's time limit; the response is incomplete and only what was delivered is billed",
+                            "timeout",
+                        ));
+                    }
+                    return Outcome::Cancelled { delivered: delivered.deltas };
+                }
             },
             _ = tx.closed() => return Outcome::Cancelled { delivered: delivered.deltas },
         };
@@ -413,23 +473,7 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
     let usage = match outcome {
         Outcome::Done { usage, .. } => Some(usage),
         Outcome::Cancelled { delivered } => {
-            state.pool.cancel(&job.id);
-            // The worker answers a cancel with its usage so far.
-            let reported = tokio::time::timeout(CANCEL_GRACE, async {
-                loop {
-                    match job.events.recv().await {
-                        Some(JobEvent::Done { usage, .. }) => return Some(usage),
-                        Some(JobEvent::Delta { .. }) => continue,
-                        Some(JobEvent::Failed { .. }) | None => return None,
-                    }
-                }
-            })
-            .await
-            .ok()
-            .flatten();
-            if reported.is_none() {
-                state.pool.abandon(&job.id);
-            }
+            let reported = stop(state, job).await;
             Some(reported.unwrap_or(JobUsage {
                 completion_tokens: delivered,
                 ..Default::default()
@@ -458,6 +502,29 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
     if let Err(e) = result {
         tracing::error!(request_id = %ctx.request_id, error = %e, "settling a hold failed; the reaper will release it");
     }
+}
+
+/// Cancels a running job and waits (briefly) for the worker's final usage; a worker that
+/// does not answer in time has its job forgotten, which frees the slot.
+async fn stop(state: &AppState, job: &mut Job) -> Option<JobUsage> {
+    state.pool.cancel(&job.id);
+    // The worker answers a cancel with its usage so far.
+    let reported = tokio::time::timeout(CANCEL_GRACE, async {
+        loop {
+            match job.events.recv().await {
+                Some(JobEvent::Done { usage, .. }) => return Some(usage),
+                Some(JobEvent::Delta { .. }) => continue,
+                Some(JobEvent::Failed { .. }) | None => return None,
+            }
+        }
+    })
+    .await
+    .ok()
+    .flatten();
+    if reported.is_none() {
+        state.pool.abandon(&job.id);
+    }
+    reported
 }
 
 async fn void(state: &AppState, request_id: &str) {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::worker::{answer_every_job, connect, hello, recv, send, welcomed_worker};
-use common::{account_with_key, admin, get_json, Loc, PgDb, Server};
+use common::{account_with_key, admin, balance_of, get_json, wait_until, Loc, PgDb, Server};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -16,14 +16,6 @@ async fn available(s: &Server, key: &str, model: &str) -> bool {
         .unwrap()
         .iter()
         .any(|m| m["id"] == model && m["available"] == true)
-}
-
-async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !check().await {
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 /// The 32 hex digits of `id` after `prefix`, checked to be an RFC 9562 UUID of `version`.
@@ -317,14 +309,6 @@ async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl_on_postgres() {
     let tmp = tempfile::tempdir().unwrap();
     kill_9_mid_stream(tmp.path(), Loc::Url(db.url.clone())).await;
     db.drop_db().await;
-}
-
-async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
-    let v = get_json(&s.url("/api/v1/balance"), key).await;
-    (
-        v["credits"].as_i64().unwrap(),
-        v["credits_held"].as_i64().unwrap(),
-    )
 }
 
 /// Kill -9 of the gateway while a stream is open and its hold taken, restart on the same

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub fn shoal_bin() -> &'static str {
     env!("CARGO_BIN_EXE_shoal")
@@ -300,4 +300,35 @@ pub async fn get_json(url: &str, key: &str) -> serde_json::Value {
         .json()
         .await
         .unwrap()
+}
+
+/// (credits, credits_held) of the key's account, from `/api/v1/balance`.
+pub async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
+    let v = get_json(&s.url("/api/v1/balance"), key).await;
+    (
+        v["credits"].as_i64().unwrap(),
+        v["credits_held"].as_i64().unwrap(),
+    )
+}
+
+/// Polls `check` until it holds; fails the test after `limit`.
+pub async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !check().await {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The sample named exactly `name` (labels included) on `/metrics`, 0 when absent.
+pub async fn metric(s: &Server, name: &str) -> u64 {
+    let text = reqwest::get(s.url("/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .map_or(0, |v| v.trim().parse::<f64>().unwrap() as u64)
 }
