@@ -268,6 +268,25 @@ mod tests {
         }
 
         #[test]
+        fn plan_spent_is_counted_once(
+            daily in 0i64..1_000,
+            plan_day in 0i64..10,
+            plan_used in 0i64..1_000,
+            today in 0i64..10,
+            charge in 0i64..2_000,
+        ) {
+            let left = plan_left(daily, plan_day, plan_used, today);
+            let (from_plan, _) = split_charge(charge, left, 0);
+            let (day, used) = plan_after(plan_day, plan_used, today, from_plan);
+            prop_assert!(day >= plan_day, "the plan day moved back");
+            // The day counted on loses exactly what was spent, as seen from `today`.
+            prop_assert_eq!(plan_left(daily, day, used, today), left - from_plan);
+            if from_plan == 0 {
+                prop_assert_eq!((day, used), (plan_day, plan_used));
+            }
+        }
+
+        #[test]
         fn plan_then_balance_split(
             charge in -1_000i64..1_000_000,
             plan in -1_000i64..1_000_000,
