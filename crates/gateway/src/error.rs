@@ -123,7 +123,7 @@ impl ApiError {
 
     /// The worker failed in a way another worker would not fix. The worker's code is named;
     /// its message never travels (it may quote the prompt).
-    pub fn worker_failed(code: &str) -> Self {
+    pub fn worker_failed(code: &shoal_protocol::worker::ErrorCode) -> Self {
         Self::new(
             StatusCode::BAD_GATEWAY,
             "server_error",

@@ -14,7 +14,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use shoal_protocol::chat::ToolCallDelta;
-use shoal_protocol::worker::{GatewayMessage, JobRequest, JobUsage, ServedModel, WorkerKind};
+use shoal_protocol::worker::{
+    ErrorCode, FinishReason, GatewayMessage, JobRequest, JobUsage, ServedModel, WorkerKind,
+};
 use tokio::sync::{mpsc, Notify};
 
 pub type WorkerId = u64;
@@ -28,11 +30,11 @@ pub enum JobEvent {
         tool_calls: Option<Vec<ToolCallDelta>>,
     },
     Done {
-        finish_reason: String,
+        finish_reason: FinishReason,
         usage: JobUsage,
     },
     /// The worker reported an error, or went away (`code` = `worker_lost`).
-    Failed { code: String, retryable: bool },
+    Failed { code: ErrorCode, retryable: bool },
 }
 
 struct Worker {
@@ -170,7 +172,7 @@ impl Pool {
         if let Some(w) = removed {
             for (_, tx) in w.jobs {
                 let _ = tx.send(JobEvent::Failed {
-                    code: "worker_lost".into(),
+                    code: ErrorCode::WorkerLost,
                     retryable: true,
                 });
             }

@@ -6,7 +6,9 @@
 
 use futures::future::BoxFuture;
 use shoal_protocol::chat::ToolCallDelta;
-use shoal_protocol::worker::{JobRequest, JobUsage, ServedModel, WorkerKind, WorkerMessage};
+use shoal_protocol::worker::{
+    ErrorCode, FinishReason, JobRequest, JobUsage, ServedModel, WorkerKind, WorkerMessage,
+};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -38,11 +40,11 @@ impl Delta {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JobEnd {
     Done {
-        finish_reason: String,
+        finish_reason: FinishReason,
         usage: JobUsage,
     },
     Failed {
-        code: &'static str,
+        code: ErrorCode,
         retryable: bool,
     },
 }
@@ -60,7 +62,7 @@ impl JobEnd {
             },
             JobEnd::Failed { code, retryable } => WorkerMessage::Error {
                 job_id,
-                code: code.to_owned(),
+                code,
                 retryable,
             },
         }

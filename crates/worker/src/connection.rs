@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use futures::stream::{SplitSink, SplitStream};
 use futures::{FutureExt, SinkExt, StreamExt};
-use shoal_protocol::worker::{GatewayMessage, WorkerMessage, PROTOCOL_VERSION};
+use shoal_protocol::worker::{ErrorCode, GatewayMessage, WorkerMessage, PROTOCOL_VERSION};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -27,20 +27,6 @@ use tokio_util::sync::CancellationToken;
 use crate::backend::{Backend, Job, JobEnd, JobOutput};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// Error codes the connection itself reports for a job.
-pub mod code {
-    /// A job arrived while every slot was taken.
-    pub const WORKER_BUSY: &str = "worker_busy";
-    /// A job arrived after SIGTERM: try another worker.
-    pub const WORKER_SHUTTING_DOWN: &str = "worker_shutting_down";
-    /// The grace period ran out before the job finished.
-    pub const WORKER_SHUTDOWN: &str = "worker_shutdown";
-    /// The job message could not be read (a protocol mismatch).
-    pub const BAD_JOB: &str = "bad_job";
-    /// The backend panicked.
-    pub const WORKER_INTERNAL_ERROR: &str = "worker_internal_error";
-}
 
 /// How the worker meets its gateway.
 #[derive(Clone)]
@@ -308,7 +294,7 @@ impl Session<'_> {
                     .and_then(|v| v["job_id"].as_str().map(str::to_owned));
                 tracing::warn!(job_id, "unreadable message from the gateway");
                 if let Some(job_id) = job_id {
-                    self.reply(job_id, code::BAD_JOB, false).await;
+                    self.reply(job_id, ErrorCode::BadJob, false).await;
                 }
                 return None;
             }
@@ -320,10 +306,11 @@ impl Session<'_> {
                 request,
             } => {
                 if self.draining {
-                    self.reply(job_id, code::WORKER_SHUTTING_DOWN, true).await;
+                    self.reply(job_id, ErrorCode::WorkerShuttingDown, true)
+                        .await;
                 } else if self.jobs.len() >= self.settings.concurrency as usize {
                     tracing::warn!(%job_id, "job pushed while every slot is busy");
-                    self.reply(job_id, code::WORKER_BUSY, true).await;
+                    self.reply(job_id, ErrorCode::WorkerBusy, true).await;
                 } else if self.jobs.contains_key(&job_id) {
                     tracing::warn!(%job_id, "job pushed twice; ignored");
                 } else {
@@ -335,7 +322,7 @@ impl Session<'_> {
                 }
             }
             GatewayMessage::ImageJob { job_id, .. } => {
-                self.reply(job_id, code::BAD_JOB, false).await;
+                self.reply(job_id, ErrorCode::BadJob, false).await;
             }
             GatewayMessage::Cancel { job_id } => {
                 if let Some(control) = self.jobs.get(&job_id) {
@@ -349,7 +336,7 @@ impl Session<'_> {
         None
     }
 
-    async fn reply(&self, job_id: String, code: &'static str, retryable: bool) {
+    async fn reply(&self, job_id: String, code: ErrorCode, retryable: bool) {
         let msg = JobEnd::Failed { code, retryable }.into_message(job_id);
         let _ = self.outbox.send(msg).await;
     }
@@ -390,12 +377,12 @@ async fn run_job(
     let before_tokens = out.relayed() == 0;
     let end = match generated {
         _ if aborted.load(Ordering::SeqCst) => JobEnd::Failed {
-            code: code::WORKER_SHUTDOWN,
+            code: ErrorCode::WorkerShutdown,
             retryable: before_tokens,
         },
         Ok(end) => end,
         Err(_) => JobEnd::Failed {
-            code: code::WORKER_INTERNAL_ERROR,
+            code: ErrorCode::WorkerInternalError,
             retryable: before_tokens,
         },
     };
@@ -423,7 +410,7 @@ async fn run_job(
         JobEnd::Failed { code, retryable } => tracing::warn!(
             %job_id,
             %model,
-            code,
+            %code,
             retryable,
             deltas = out.relayed(),
             duration_ms,
