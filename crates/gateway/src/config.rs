@@ -5,12 +5,14 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::catalog::{Catalog, ModelSpec};
+use crate::images::policy::ContentPolicy;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -48,6 +50,8 @@ pub struct FileConfig {
     /// How often workers send heartbeats; one silent for three intervals is dropped.
     pub worker_heartbeat_ms: Option<u64>,
     pub pricing: Option<PricingConfig>,
+    /// A content policy file whose terms extend the built-in image prompt policy.
+    pub image_policy_path: Option<PathBuf>,
     /// Replaces the built-in catalog whole.
     pub models: Option<Vec<ModelSpec>>,
 }
@@ -84,6 +88,7 @@ pub struct GatewayConfig {
     pub worker_heartbeat: Duration,
     pub rate_card: RateCard,
     pub catalog: Catalog,
+    pub image_policy: Arc<ContentPolicy>,
 }
 
 impl GatewayConfig {
@@ -155,6 +160,7 @@ impl GatewayConfig {
             ),
             rate_card,
             catalog,
+            image_policy: Arc::new(ContentPolicy::load(file.image_policy_path.as_deref())?),
         })
     }
 }

@@ -132,6 +132,17 @@ impl ApiError {
         )
     }
 
+    /// An image prompt blocked by the content policy, or an image withheld by the output
+    /// check. The message never says which words or what was seen.
+    pub fn content_policy_violation(message: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request_error",
+            "content_policy_violation",
+            message.into(),
+        )
+    }
+
     pub fn timeout() -> Self {
         Self::new(
             StatusCode::GATEWAY_TIMEOUT,

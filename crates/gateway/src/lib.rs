@@ -12,6 +12,7 @@ pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod error;
+pub mod images;
 pub mod metrics;
 pub mod observe;
 pub mod pool;
@@ -50,6 +51,8 @@ pub struct Inner {
     pub pool: Pool,
     pub key_cache: KeyCache,
     pub metrics: metrics::Metrics,
+    /// The check every rendered image passes before it is returned.
+    pub image_check: Arc<dyn images::check::OutputCheck>,
 }
 
 impl std::ops::Deref for AppState {
@@ -69,6 +72,16 @@ impl AppState {
         store: Store,
         limiter: Arc<dyn RateLimiter>,
     ) -> Self {
+        Self::with_parts(config, store, limiter, Arc::new(images::check::PngOnly))
+    }
+
+    /// Every part chosen: the rate limiter and the output check of images.
+    pub fn with_parts(
+        config: GatewayConfig,
+        store: Store,
+        limiter: Arc<dyn RateLimiter>,
+        image_check: Arc<dyn images::check::OutputCheck>,
+    ) -> Self {
         AppState(Arc::new(Inner {
             pool: Pool::new(config.queue_timeout, config.max_queued),
             config,
@@ -76,6 +89,7 @@ impl AppState {
             limiter,
             key_cache: KeyCache::default(),
             metrics: metrics::Metrics::default(),
+            image_check,
         }))
     }
 }
@@ -125,11 +139,16 @@ pub fn router(state: AppState) -> Router {
         .route("/models", get(api::list_models))
         .route("/balance", get(api::balance))
         .route("/chat/completions", post(api::chat_completions))
+        .route("/images/generations", post(images::generations))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
+    let site_images = Router::new()
+        .route("/api/images/generate", post(images::generate_image))
+        .route_layer(from_fn_with_state(state.clone(), images::authenticate));
     Router::new()
         .nest("/api/v1", v1)
+        .merge(site_images)
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))

@@ -62,6 +62,8 @@ pub enum ErrorCode {
     ModelNotServed,
     /// Set by the gateway: the worker disconnected or went silent while running the job.
     WorkerLost,
+    /// The gateway cancelled the job (its client went away): an image job's end.
+    Cancelled,
 
     // Fronted servers (OpenAI-compatible, A1111-compatible).
     /// Could not connect, 5xx or 429 before any output, or the stream died before any.
@@ -103,6 +105,7 @@ impl ErrorCode {
             ErrorCode::Disconnected => "disconnected",
             ErrorCode::ModelNotServed => "model_not_served",
             ErrorCode::WorkerLost => "worker_lost",
+            ErrorCode::Cancelled => "cancelled",
             ErrorCode::UpstreamUnavailable => "upstream_unavailable",
             ErrorCode::UpstreamRejected => "upstream_rejected",
             ErrorCode::UpstreamStreamBroken => "upstream_stream_broken",
@@ -136,7 +139,7 @@ impl std::fmt::Display for ErrorCode {
 mod tests {
     use super::*;
 
-    const ALL_CODES: [ErrorCode; 19] = [
+    const ALL_CODES: [ErrorCode; 20] = [
         ErrorCode::WorkerBusy,
         ErrorCode::WorkerShuttingDown,
         ErrorCode::WorkerShutdown,
@@ -145,6 +148,7 @@ mod tests {
         ErrorCode::Disconnected,
         ErrorCode::ModelNotServed,
         ErrorCode::WorkerLost,
+        ErrorCode::Cancelled,
         ErrorCode::UpstreamUnavailable,
         ErrorCode::UpstreamRejected,
         ErrorCode::UpstreamStreamBroken,

@@ -16,12 +16,13 @@
 //!   for byte-level tokenizers; it sizes the credit hold taken before a request is dispatched.
 //!
 //! Modules: [`codes`] (finish reasons and job error codes), [`error`] (the error body), [`chat`] (chat completions), [`models`] (the model
-//! listing), [`balance`] (the balance object), [`parse`] (parsing and validation).
+//! listing), [`balance`] (the balance object), [`images`] (the image endpoints' answers), [`parse`] (parsing and validation).
 
 pub mod balance;
 pub mod chat;
 pub mod codes;
 pub mod error;
+pub mod images;
 pub mod models;
 pub mod parse;
 pub mod worker;
