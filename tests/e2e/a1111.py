@@ -4,7 +4,7 @@
 It stands in for AUTOMATIC1111 / Forge / SD.Next / sd-server behind
 `shoal-image-worker --backend a1111`. It is not part of Shoal. Standard library only.
 
-    python3 tests/e2e/a1111.py --port 0 [--render-ms N]
+    python3 tests/e2e/a1111.py --port 0 [--render-ms N] [--noise]
 
 prints `listening on http://127.0.0.1:PORT` on stdout once it accepts connections.
 
@@ -17,8 +17,9 @@ GET  /_requests            every request received (method, path, JSON body), old
 DELETE /_requests          forget them
 
 The PNG is a real one of the asked width and height, its colours a function of the seed and
-the prompt only: the same request gives the same bytes. Each render takes --render-ms
-(default 0), reported as `steps` progress steps. Directives in the prompt:
+the prompt only: the same request gives the same bytes (with --noise, seeded random pixels:
+a PNG as large as a real render's, for benchmarks). Each render takes --render-ms (default
+0), reported as `steps` progress steps. Directives in the prompt:
 
     [[fail]]    HTTP 500
     [[reject]]  HTTP 422
@@ -31,6 +32,7 @@ import argparse
 import base64
 import hashlib
 import json
+import random
 import struct
 import sys
 import threading
@@ -43,16 +45,18 @@ REQUESTS: list = []
 PROGRESS = {"step": 0, "steps": 0}
 INTERRUPTED = threading.Event()
 RENDER_S = 0.0
+NOISE = False
 
 
 def png(width: int, height: int, seed: int, prompt: str) -> bytes:
-    """An RGB PNG whose rows are bands of a colour taken from (seed, prompt)."""
+    """An RGB PNG whose rows are bands of a colour taken from (seed, prompt), or noise."""
     digest = hashlib.sha256(f"{seed}:{prompt}".encode()).digest()
-    rows = []
-    for y in range(height):
-        band = digest[(y // 64) % 10 * 3:(y // 64) % 10 * 3 + 3]
-        rows.append(b"\x00" + band * width)
-    raw = b"".join(rows)
+    if NOISE:
+        noise = random.Random(digest).randbytes(width * 3 * height)
+        raw = b"".join(b"\x00" + noise[y * width * 3:(y + 1) * width * 3] for y in range(height))
+    else:
+        raw = b"".join(b"\x00" + digest[(y // 64) % 10 * 3:(y // 64) % 10 * 3 + 3] * width
+                       for y in range(height))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
@@ -140,12 +144,14 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main(argv=None) -> None:
-    global RENDER_S
+    global RENDER_S, NOISE
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--render-ms", type=int, default=0)
+    parser.add_argument("--noise", action="store_true")
     args = parser.parse_args(argv)
     RENDER_S = args.render_ms / 1000
+    NOISE = args.noise
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     host, port = server.server_address

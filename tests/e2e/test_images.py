@@ -29,10 +29,11 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 class A1111:
     """`tests/e2e/a1111.py` as a subprocess, and a client for its record of requests."""
 
-    def __init__(self, log_dir: Path, render_ms: int = 0):
+    def __init__(self, log_dir: Path, render_ms: int = 0, noise: bool = False):
         tag = f"a1111-{uuid.uuid4().hex[:6]}"
         out_log, err_log = log_dir / f"{tag}.stdout.log", log_dir / f"{tag}.stderr.log"
         cmd = [sys.executable, str(A1111_SCRIPT), "--port", "0", "--render-ms", str(render_ms)]
+        cmd += ["--noise"] if noise else []
         popen = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=open(err_log, "wb"),
                                  stdin=subprocess.DEVNULL)
         self.proc = Proc(tag, popen, [out_log, err_log], shoal=False)

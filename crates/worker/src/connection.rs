@@ -379,7 +379,9 @@ impl Session<'_> {
     }
 }
 
-/// A job of either kind.
+/// A job of either kind. Moved once into its task: boxing the larger one would only add an
+/// allocation.
+#[allow(clippy::large_enum_variant)]
 enum Work {
     Chat(Job),
     Image(ImageJob),

@@ -23,8 +23,7 @@ pub struct Asked {
     pub nsfw: bool,
 }
 
-/// Judges a rendered image. Runs on the request's task: an expensive check should move its
-/// work to a blocking thread itself.
+/// Judges a rendered image. Runs on a blocking thread, so it may take its time.
 pub trait OutputCheck: Send + Sync + 'static {
     fn check(&self, png: &[u8], asked: Asked) -> Verdict;
 }

@@ -173,7 +173,8 @@ async fn render(
         let started = Instant::now();
         match wait(state, ctx, &mut job, cancel, deadline).await {
             Attempt::Image(png_base64) => {
-                match inspect(state, ctx, &png_base64) {
+                let (verdict, png_base64) = inspect(state, ctx, png_base64).await;
+                match verdict {
                     Verdict::Pass => {
                         return Ok(Rendered {
                             png_base64,
@@ -261,17 +262,24 @@ async fn wait(
     }
 }
 
-/// Decodes the worker's base64 and runs the output check on the PNG.
-fn inspect(state: &AppState, ctx: &ImageContext, png_base64: &str) -> Verdict {
-    let Ok(png) = base64::engine::general_purpose::STANDARD.decode(png_base64) else {
-        return Verdict::Malformed;
-    };
+/// Decodes the worker's base64 and runs the output check on the PNG, on a blocking thread:
+/// decoding MBs (and a classifier) must not stall the runtime that serves chat.
+async fn inspect(state: &AppState, ctx: &ImageContext, png_base64: String) -> (Verdict, String) {
+    let check = std::sync::Arc::clone(&state.image_check);
     let asked = Asked {
         width: ctx.job.width,
         height: ctx.job.height,
         nsfw: ctx.nsfw,
     };
-    state.image_check.check(&png, asked)
+    let judged = tokio::task::spawn_blocking(move || {
+        let verdict = match base64::engine::general_purpose::STANDARD.decode(&png_base64) {
+            Ok(png) => check.check(&png, asked),
+            Err(_) => Verdict::Malformed,
+        };
+        (verdict, png_base64)
+    })
+    .await;
+    judged.unwrap_or_else(|_| (Verdict::Malformed, String::new()))
 }
 
 /// Cancels a job whose result is no longer wanted; its slot frees when the worker reports
