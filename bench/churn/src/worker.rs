@@ -11,6 +11,7 @@ use futures::{SinkExt, StreamExt};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shoal_protocol::chat::MessageContent;
+use shoal_protocol::codes::{ErrorCode, FinishReason};
 use shoal_protocol::worker::{
     GatewayMessage, JobRequest, JobUsage, ServedModel, WorkerKind, WorkerMessage, PROTOCOL_VERSION,
 };
@@ -206,7 +207,7 @@ pub async fn run(
                         shared.job_arrived(&request);
                         if draining {
                             counts.errors.fetch_add(1, Ordering::Relaxed);
-                            let refusal = WorkerMessage::Error { job_id, code: "worker_shutting_down".into(), retryable: true };
+                            let refusal = WorkerMessage::Error { job_id, code: ErrorCode::WorkerShuttingDown, retryable: true };
                             if ws.send(encode(&refusal)).await.is_err() {
                                 break (Leave::Close, true);
                             }
@@ -312,14 +313,14 @@ async fn job(
     let done = |completion_tokens| {
         Out::Send(WorkerMessage::Done {
             job_id: job_id.clone(),
-            finish_reason: "stop".into(),
+            finish_reason: FinishReason::Stop,
             usage: usage(completion_tokens),
         })
     };
-    let error = |code: &str, retryable| {
+    let error = |code: ErrorCode, retryable| {
         Out::Send(WorkerMessage::Error {
             job_id: job_id.clone(),
-            code: code.into(),
+            code,
             retryable,
         })
     };
@@ -339,8 +340,8 @@ async fn job(
         _ = &mut cancel => return send(done(0)),
     }
     match plan {
-        Plan::RetryableError => return send(error("upstream_unavailable", true)),
-        Plan::FatalError => return send(error("upstream_error", false)),
+        Plan::RetryableError => return send(error(ErrorCode::UpstreamUnavailable, true)),
+        Plan::FatalError => return send(error(ErrorCode::UpstreamRejected, false)),
         Plan::VanishBeforeDelta(how) => return send(Out::Vanish(how)),
         _ => {}
     }
@@ -350,7 +351,7 @@ async fn job(
         _ = &mut cancel => return send(done(1)),
     }
     match plan {
-        Plan::ErrorAfterDelta => send(error("upstream_unavailable", true)),
+        Plan::ErrorAfterDelta => send(error(ErrorCode::UpstreamUnavailable, true)),
         Plan::VanishAfterDelta(how) => send(Out::Vanish(how)),
         _ => {
             send(delta(nonce.to_string()));

@@ -5,6 +5,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -12,6 +13,7 @@ use shoal_store::money::RateCard;
 
 use crate::catalog::{Catalog, ModelSpec};
 use crate::cors::AllowedOrigins;
+use crate::images::policy::ContentPolicy;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -59,6 +61,8 @@ pub struct FileConfig {
     /// of origins such as `"https://app.example.com"`.
     pub cors_allowed_origins: Option<Vec<String>>,
     pub pricing: Option<PricingConfig>,
+    /// A content policy file whose terms extend the built-in image prompt policy.
+    pub image_policy_path: Option<PathBuf>,
     /// Replaces the built-in catalog whole.
     pub models: Option<Vec<ModelSpec>>,
 }
@@ -96,6 +100,7 @@ pub struct GatewayConfig {
     pub rate_card: RateCard,
     pub catalog: Catalog,
     pub cors_origins: AllowedOrigins,
+    pub image_policy: Arc<ContentPolicy>,
 }
 
 impl GatewayConfig {
@@ -172,6 +177,7 @@ impl GatewayConfig {
             rate_card,
             catalog,
             cors_origins,
+            image_policy: Arc::new(ContentPolicy::load(file.image_policy_path.as_deref())?),
         })
     }
 }

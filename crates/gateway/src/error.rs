@@ -123,12 +123,23 @@ impl ApiError {
 
     /// The worker failed in a way another worker would not fix. The worker's code is named;
     /// its message never travels (it may quote the prompt).
-    pub fn worker_failed(code: &str) -> Self {
+    pub fn worker_failed(code: &shoal_protocol::worker::ErrorCode) -> Self {
         Self::new(
             StatusCode::BAD_GATEWAY,
             "server_error",
             "worker_error",
             format!("the worker failed to complete the request ({code}); only delivered output is billed"),
+        )
+    }
+
+    /// An image prompt blocked by the content policy, or an image withheld by the output
+    /// check. The message never says which words or what was seen.
+    pub fn content_policy_violation(message: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request_error",
+            "content_policy_violation",
+            message.into(),
         )
     }
 

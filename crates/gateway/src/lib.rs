@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod config;
 pub mod cors;
 pub mod error;
+pub mod images;
 pub mod metrics;
 pub mod observe;
 pub mod openapi;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::serve::ListenerExt;
 use axum::{Extension, Json, Router};
 use shoal_store::Store;
@@ -55,6 +56,8 @@ pub struct Inner {
     pub pool: Pool,
     pub key_cache: KeyCache,
     pub metrics: metrics::Metrics,
+    /// The check every rendered image passes before it is returned.
+    pub image_check: Arc<dyn images::check::OutputCheck>,
 }
 
 impl std::ops::Deref for AppState {
@@ -74,6 +77,16 @@ impl AppState {
         store: Store,
         limiter: Arc<dyn RateLimiter>,
     ) -> Self {
+        Self::with_parts(config, store, limiter, Arc::new(images::check::PngOnly))
+    }
+
+    /// Every part chosen: the rate limiter and the output check of images.
+    pub fn with_parts(
+        config: GatewayConfig,
+        store: Store,
+        limiter: Arc<dyn RateLimiter>,
+        image_check: Arc<dyn images::check::OutputCheck>,
+    ) -> Self {
         let pool = Pool::new(config.queue_timeout, config.max_queued);
         let mut metrics = metrics::Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
@@ -85,6 +98,7 @@ impl AppState {
             limiter,
             key_cache: KeyCache::default(),
             metrics,
+            image_check,
         }))
     }
 }
@@ -137,6 +151,7 @@ fn api_v1(state: &AppState) -> Router<AppState> {
         .routes(routes!(api::retrieve_model))
         .routes(routes!(api::balance))
         .routes(routes!(api::chat_completions))
+        .route("/images/generations", post(images::generations))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .routes(routes!(openapi::openapi_json))
         .split_for_parts();
@@ -149,8 +164,12 @@ fn api_v1(state: &AppState) -> Router<AppState> {
 /// The whole HTTP surface.
 pub fn router(state: AppState) -> Router {
     let limit = state.config.body_limit_bytes;
+    let site_images = Router::new()
+        .route("/api/images/generate", post(images::generate_image))
+        .route_layer(from_fn_with_state(state.clone(), images::authenticate));
     Router::new()
         .nest("/api/v1", api_v1(&state))
+        .merge(site_images)
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))

@@ -35,6 +35,14 @@ pub struct Metrics {
     pub credits_charged: Counter,
     /// Usage reports cut to the job's bounds, per worker.
     pub usage_clamped: Family<WorkerLabels, Counter>,
+    /// Image requests by how they ended (`ok`, `invalid`, `prompt_blocked`, …).
+    pub image_requests: Family<crate::images::OutcomeLabels, Counter>,
+    /// Prompts the content policy blocked, by the rule that fired.
+    pub image_prompts_blocked: Family<crate::images::RuleLabels, Counter>,
+    /// Time in the gateway on an image request, minus the render.
+    pub image_overhead: Histogram,
+    /// Sampling steps reported by image workers.
+    pub image_steps: Counter,
 }
 
 impl Default for Metrics {
@@ -77,9 +85,37 @@ impl Default for Metrics {
             "Usage reports a worker sent beyond the job's bounds (prompt bound, output cap), cut to them",
             usage_clamped.clone(),
         );
+        let image_requests = Family::default();
+        registry.register(
+            "image_requests",
+            "Image requests, by how they ended",
+            image_requests.clone(),
+        );
+        let image_prompts_blocked = Family::default();
+        registry.register(
+            "image_prompts_blocked",
+            "Image prompts blocked by the content policy, by rule",
+            image_prompts_blocked.clone(),
+        );
+        let image_overhead = Histogram::new(exponential_buckets(0.000_01, 2.0, 20));
+        registry.register(
+            "image_gateway_overhead_seconds",
+            "Time in the gateway minus the render, per successful image request",
+            image_overhead.clone(),
+        );
+        let image_steps = Counter::default();
+        registry.register(
+            "image_steps",
+            "Sampling steps reported by image workers",
+            image_steps.clone(),
+        );
         Metrics {
             registry,
             usage_clamped,
+            image_requests,
+            image_prompts_blocked,
+            image_overhead,
+            image_steps,
             requests,
             overhead,
             dispatch_wait,

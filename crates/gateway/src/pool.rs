@@ -6,7 +6,10 @@
 //! free; when no connected worker serves the model at all it fails at once.
 //!
 //! A job's events come back on a channel owned by the request that dispatched it. Whatever
-//! ends a job — `done`, `error`, the worker vanishing — frees its slot exactly once.
+//! ends a job — `done`, `image`, `error`, the worker vanishing — frees its slot exactly once.
+//!
+//! Chat jobs go only to text workers serving the model; image jobs (`dispatch_image`) only to
+//! workers of kind `image`, whichever image model they announced.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,7 +20,10 @@ use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEn
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use shoal_protocol::chat::ToolCallDelta;
-use shoal_protocol::worker::{GatewayMessage, JobRequest, JobUsage, ServedModel, WorkerKind};
+use shoal_protocol::worker::{
+    ErrorCode, FinishReason, GatewayMessage, ImageJobRequest, JobRequest, JobUsage, ServedModel,
+    WorkerKind,
+};
 use tokio::sync::{mpsc, Notify};
 
 pub type WorkerId = u64;
@@ -31,11 +37,38 @@ pub enum JobEvent {
         tool_calls: Option<Vec<ToolCallDelta>>,
     },
     Done {
-        finish_reason: String,
+        finish_reason: FinishReason,
         usage: JobUsage,
     },
     /// The worker reported an error, or went away (`code` = `worker_lost`).
-    Failed { code: String, retryable: bool },
+    Failed { code: ErrorCode, retryable: bool },
+}
+
+/// What an image request hears about its job.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImageEvent {
+    /// `step` of `steps` sampling steps are done.
+    Progress { step: u32, steps: u32 },
+    /// The result, as the worker sent it (standard base64 of a PNG).
+    Image { png_base64: String },
+    /// The worker reported an error, or went away (`code` = `worker_lost`).
+    Failed { code: ErrorCode, retryable: bool },
+}
+
+/// Where a running job's events go: chat and image jobs hear different events.
+enum Sink {
+    Chat(mpsc::UnboundedSender<JobEvent>),
+    Image(mpsc::UnboundedSender<ImageEvent>),
+}
+
+impl Sink {
+    fn lost(self) {
+        let (code, retryable) = (ErrorCode::WorkerLost, true);
+        match self {
+            Sink::Chat(tx) => drop(tx.send(JobEvent::Failed { code, retryable })),
+            Sink::Image(tx) => drop(tx.send(ImageEvent::Failed { code, retryable })),
+        }
+    }
 }
 
 struct Worker {
@@ -46,12 +79,15 @@ struct Worker {
     capacity: u32,
     outbox: mpsc::UnboundedSender<GatewayMessage>,
     /// Jobs in flight on this worker, by job id.
-    jobs: HashMap<String, mpsc::UnboundedSender<JobEvent>>,
+    jobs: HashMap<String, Sink>,
 }
 
 impl Worker {
     fn serves(&self, model: &str) -> bool {
-        self.models.iter().any(|m| m.id == model)
+        self.kind != WorkerKind::Image && self.models.iter().any(|m| m.id == model)
+    }
+    fn renders_images(&self) -> bool {
+        self.kind == WorkerKind::Image
     }
     fn free(&self) -> bool {
         (self.jobs.len() as u32) < self.capacity
@@ -84,7 +120,7 @@ pub struct Job {
 /// What ended a job and so freed its slot.
 #[derive(Debug, Clone, Copy, Hash, PartialEq, Eq)]
 pub enum FreedBy {
-    /// The worker sent `done`.
+    /// The worker sent `done` (or an image).
     Done,
     /// The worker sent `error`.
     Error,
@@ -127,6 +163,14 @@ impl PoolCounters {
     }
 }
 
+/// A dispatched image job, with the image model its worker announced.
+pub struct ImageJob {
+    pub id: String,
+    pub worker: WorkerId,
+    pub model: String,
+    pub events: mpsc::UnboundedReceiver<ImageEvent>,
+}
+
 pub struct Pool {
     state: Mutex<State>,
     pub counters: PoolCounters,
@@ -157,6 +201,11 @@ impl Pool {
         self.lock().workers.values().any(|w| w.serves(model))
     }
 
+    /// True exactly when an image worker is connected.
+    pub fn images_available(&self) -> bool {
+        self.lock().workers.values().any(Worker::renders_images)
+    }
+
     /// Model id → capabilities advertised by the connected workers (OR over workers).
     pub fn capabilities(&self, model: &str) -> Option<ServedModel> {
         let state = self.lock();
@@ -164,6 +213,7 @@ impl Pool {
         for m in state
             .workers
             .values()
+            .filter(|w| !w.renders_images())
             .flat_map(|w| w.models.iter())
             .filter(|m| m.id == model)
         {
@@ -221,12 +271,7 @@ impl Pool {
         if let Some(w) = removed {
             self.counters
                 .freed(FreedBy::WorkerLost, w.jobs.len() as u64);
-            for (_, tx) in w.jobs {
-                let _ = tx.send(JobEvent::Failed {
-                    code: "worker_lost".into(),
-                    retryable: true,
-                });
-            }
+            w.jobs.into_values().for_each(Sink::lost);
         }
         self.slot_freed.notify_waiters();
     }
@@ -243,6 +288,26 @@ impl Pool {
         request: &JobRequest,
         exclude: &[WorkerId],
     ) -> Result<Job, DispatchError> {
+        self.when_free(|| self.try_dispatch(model, request, exclude))
+            .await
+    }
+
+    /// Sends an image job to the least-loaded image worker with a free slot, skipping
+    /// `exclude`, waiting for a slot if needed.
+    pub async fn dispatch_image(
+        &self,
+        request: &ImageJobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<ImageJob, DispatchError> {
+        self.when_free(|| self.try_dispatch_image(request, exclude))
+            .await
+    }
+
+    /// Runs `attempt` until it finds a slot, waiting (bounded) while every worker is busy.
+    async fn when_free<T>(
+        &self,
+        attempt: impl Fn() -> Result<T, DispatchError>,
+    ) -> Result<T, DispatchError> {
         let deadline = tokio::time::Instant::now() + self.queue_timeout;
         let mut counted_waiting = false;
         let result = loop {
@@ -250,7 +315,7 @@ impl Pool {
             let notified = self.slot_freed.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            match self.try_dispatch(model, request, exclude) {
+            match attempt() {
                 Ok(job) => break Ok(job),
                 Err(DispatchError::NoWorker) => break Err(DispatchError::NoWorker),
                 Err(DispatchError::Busy) => {}
@@ -280,29 +345,7 @@ impl Pool {
         exclude: &[WorkerId],
     ) -> Result<Job, DispatchError> {
         let mut state = self.lock();
-        let mut any = false;
-        let mut best: Option<(WorkerId, u64)> = None;
-        for (id, w) in &state.workers {
-            if !w.serves(model) || exclude.contains(id) {
-                continue;
-            }
-            any = true;
-            if !w.free() {
-                continue;
-            }
-            // Load as a fraction of capacity, compared without floats.
-            let load = (w.jobs.len() as u64 * 1_000_000) / u64::from(w.capacity);
-            if best.is_none_or(|(_, l)| load < l) {
-                best = Some((*id, load));
-            }
-        }
-        let Some((worker_id, _)) = best else {
-            return Err(if any {
-                DispatchError::Busy
-            } else {
-                DispatchError::NoWorker
-            });
-        };
+        let worker_id = least_loaded(&state, |w| w.serves(model), exclude)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = state
@@ -322,7 +365,7 @@ impl Pool {
             // The socket task is gone; its unregister is on the way.
             return Err(DispatchError::Busy);
         }
-        worker.jobs.insert(job_id.clone(), tx);
+        worker.jobs.insert(job_id.clone(), Sink::Chat(tx));
         state.job_owner.insert(job_id.clone(), worker_id);
         self.counters.dispatched.inc();
         if !exclude.is_empty() {
@@ -335,11 +378,78 @@ impl Pool {
         })
     }
 
+    fn try_dispatch_image(
+        &self,
+        request: &ImageJobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<ImageJob, DispatchError> {
+        let mut state = self.lock();
+        let worker_id = least_loaded(&state, Worker::renders_images, exclude)?;
+        let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let worker = state
+            .workers
+            .get_mut(&worker_id)
+            .expect("chosen worker exists");
+        // An image worker announces the one model it renders with.
+        let model = worker
+            .models
+            .first()
+            .map(|m| m.id.clone())
+            .unwrap_or_default();
+        let message = GatewayMessage::ImageJob {
+            job_id: job_id.clone(),
+            model: model.clone(),
+            request: request.clone(),
+        };
+        if worker.outbox.send(message).is_err() {
+            return Err(DispatchError::Busy);
+        }
+        worker.jobs.insert(job_id.clone(), Sink::Image(tx));
+        state.job_owner.insert(job_id.clone(), worker_id);
+        self.counters.dispatched.inc();
+        if !exclude.is_empty() {
+            self.counters.failovers.inc();
+        }
+        Ok(ImageJob {
+            id: job_id,
+            worker: worker_id,
+            model,
+            events: rx,
+        })
+    }
+
     /// Routes an event from worker `from` to its job. Events for jobs that worker does not
     /// run are dropped (a worker cannot write into another's jobs). Ends the job on
     /// `Done`/`Failed`.
     pub fn deliver(&self, from: WorkerId, job_id: &str, event: JobEvent) {
-        let ends = matches!(event, JobEvent::Done { .. } | JobEvent::Failed { .. });
+        let ends = match event {
+            JobEvent::Done { .. } => Some(FreedBy::Done),
+            JobEvent::Failed { .. } => Some(FreedBy::Error),
+            JobEvent::Delta { .. } => None,
+        };
+        self.route(from, job_id, ends, |sink| match sink {
+            Sink::Chat(tx) => drop(tx.send(event)),
+            Sink::Image(_) => {}
+        });
+    }
+
+    /// [`Pool::deliver`] for image jobs' events.
+    pub fn deliver_image(&self, from: WorkerId, job_id: &str, event: ImageEvent) {
+        let ends = match event {
+            ImageEvent::Image { .. } => Some(FreedBy::Done),
+            ImageEvent::Failed { .. } => Some(FreedBy::Error),
+            ImageEvent::Progress { .. } => None,
+        };
+        self.route(from, job_id, ends, |sink| match sink {
+            Sink::Image(tx) => drop(tx.send(event)),
+            Sink::Chat(_) => {}
+        });
+    }
+
+    /// Hands an event of worker `from` to its job's sink, ending the job when `ends` says
+    /// what ended it.
+    fn route(&self, from: WorkerId, job_id: &str, ends: Option<FreedBy>, send: impl FnOnce(&Sink)) {
         let mut state = self.lock();
         if state.job_owner.get(job_id) != Some(&from) {
             return;
@@ -347,26 +457,20 @@ impl Pool {
         let Some(worker) = state.workers.get_mut(&from) else {
             return;
         };
-        let tx = if ends {
-            worker.jobs.remove(job_id)
-        } else {
-            worker.jobs.get(job_id).cloned()
+        let Some(by) = ends else {
+            if let Some(sink) = worker.jobs.get(job_id) {
+                send(sink);
+            }
+            return;
         };
-        if ends {
-            state.job_owner.remove(job_id);
-            let by = match &event {
-                JobEvent::Failed { .. } => FreedBy::Error,
-                _ => FreedBy::Done,
-            };
-            self.counters.freed(by, 1);
-        }
+        let sink = worker.jobs.remove(job_id);
+        state.job_owner.remove(job_id);
         drop(state);
-        if let Some(tx) = tx {
-            let _ = tx.send(event);
+        if let Some(sink) = &sink {
+            self.counters.freed(by, 1);
+            send(sink);
         }
-        if ends {
-            self.slot_freed.notify_waiters();
-        }
+        self.slot_freed.notify_waiters();
     }
 
     /// Asks the worker running `job_id` to stop. The slot frees when it reports the end.
@@ -394,5 +498,34 @@ impl Pool {
             self.counters.freed(FreedBy::Abandoned, 1);
             self.slot_freed.notify_waiters();
         }
+    }
+}
+
+/// The least-loaded worker with a free slot among those `eligible` and not excluded.
+fn least_loaded(
+    state: &State,
+    eligible: impl Fn(&Worker) -> bool,
+    exclude: &[WorkerId],
+) -> Result<WorkerId, DispatchError> {
+    let mut any = false;
+    let mut best: Option<(WorkerId, u64)> = None;
+    for (id, w) in &state.workers {
+        if !eligible(w) || exclude.contains(id) {
+            continue;
+        }
+        any = true;
+        if !w.free() {
+            continue;
+        }
+        // Load as a fraction of capacity, compared without floats.
+        let load = (w.jobs.len() as u64 * 1_000_000) / u64::from(w.capacity);
+        if best.is_none_or(|(_, l)| load < l) {
+            best = Some((*id, load));
+        }
+    }
+    match best {
+        Some((id, _)) => Ok(id),
+        None if any => Err(DispatchError::Busy),
+        None => Err(DispatchError::NoWorker),
     }
 }

@@ -13,7 +13,7 @@ use shoal_protocol::chat::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionTokensDetails, Delta,
     FunctionCall, ResponseMessage, Role, ToolCall, ToolCallDelta, ToolType, Usage,
 };
-use shoal_protocol::worker::{JobRequest, JobUsage};
+use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage};
 use shoal_store::{Charge, HoldOutcome, HoldRequest};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
@@ -180,8 +180,8 @@ impl From<ApiError> for NotStarted {
     }
 }
 
-fn worker_refused(code: &str) -> ApiError {
-    if code == "upstream_rejected" || code == "invalid_request" {
+fn worker_refused(code: &ErrorCode) -> ApiError {
+    if code.blames_request() {
         ApiError::invalid_request(
             "the model refused this request (for example, the prompt is longer than its context)",
             None,
@@ -279,7 +279,7 @@ async fn drive(
 
 enum Outcome {
     Done {
-        finish_reason: String,
+        finish_reason: FinishReason,
         usage: JobUsage,
     },
     /// The client went away or the deadline passed: the job was cancelled.
@@ -287,7 +287,7 @@ enum Outcome {
         delivered: u64,
     },
     Failed {
-        code: String,
+        code: ErrorCode,
         delivered: u64,
     },
 }
@@ -298,7 +298,7 @@ async fn next_event(
     deadline: tokio::time::Instant,
 ) -> Option<JobEvent> {
     tokio::select! {
-        ev = job.events.recv() => Some(ev.unwrap_or(JobEvent::Failed { code: "worker_lost".into(), retryable: false })),
+        ev = job.events.recv() => Some(ev.unwrap_or(JobEvent::Failed { code: ErrorCode::WorkerLost, retryable: false })),
         _ = cancel.cancelled() => None,
         _ = tokio::time::sleep_until(deadline) => None,
     }
@@ -364,7 +364,7 @@ async fn relay_stream(
     cancel: &CancellationToken,
     deadline: tokio::time::Instant,
 ) -> Outcome {
-    let chunk = |delta: Delta, finish_reason: Option<String>| ChatCompletionChunk {
+    let chunk = |delta: Delta, finish_reason: Option<FinishReason>| ChatCompletionChunk {
         id: ctx.request_id.clone(),
         object: "chat.completion.chunk".into(),
         created: ctx.created,
@@ -416,7 +416,7 @@ async fn relay_stream(
                         None,
                     )));
                 }
-                tail.extend_from_slice(&sse(&chunk(Delta::default(), Some(finish_reason.clone()))));
+                tail.extend_from_slice(&sse(&chunk(Delta::default(), Some(finish_reason))));
                 if ctx.include_usage {
                     let mut c = chunk(Delta::default(), None);
                     c.choices.clear();
@@ -433,7 +433,7 @@ async fn relay_stream(
             JobEvent::Failed { code, .. } => {
                 let body = error_event(
                     "the worker failed mid-stream; the response is incomplete and only what was delivered is billed",
-                    &code,
+                    code.as_str(),
                 );
                 let _ = tx.send(body).await;
                 return Outcome::Failed {
@@ -620,7 +620,12 @@ impl Accumulator {
         }
     }
 
-    fn into_completion(self, ctx: &JobContext, finish_reason: &str, usage: &JobUsage) -> Vec<u8> {
+    fn into_completion(
+        self,
+        ctx: &JobContext,
+        finish_reason: &FinishReason,
+        usage: &JobUsage,
+    ) -> Vec<u8> {
         let has_tools = !self.tool_calls.is_empty();
         let message = ResponseMessage {
             role: Role::Assistant,
@@ -640,7 +645,7 @@ impl Accumulator {
             choices: vec![Choice {
                 index: 0,
                 message,
-                finish_reason: Some(finish_reason.to_owned()),
+                finish_reason: Some(*finish_reason),
                 logprobs: None,
             }],
             usage: usage_block(usage),

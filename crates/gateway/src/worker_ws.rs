@@ -13,11 +13,13 @@ use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use futures::{SinkExt, StreamExt};
-use shoal_protocol::worker::{GatewayMessage, ServedModel, WorkerMessage, PROTOCOL_VERSION};
+use shoal_protocol::worker::{
+    GatewayMessage, ServedModel, WorkerKind, WorkerMessage, PROTOCOL_VERSION,
+};
 use tokio::sync::mpsc;
 
 use crate::error::ApiError;
-use crate::pool::JobEvent;
+use crate::pool::{ImageEvent, JobEvent, WorkerId};
 use crate::AppState;
 
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -115,31 +117,18 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         refuse(&mut socket, "concurrency must be at least 1").await;
         return;
     }
-    // Keep the models the catalog knows, under their canonical ids.
-    let mut served: Vec<ServedModel> = Vec::new();
-    let mut announced = HashMap::new();
-    let mut ignored = Vec::new();
-    for m in models {
-        match state.config.catalog.resolve(&m.id) {
-            Some(spec) if !served.iter().any(|s| s.id == spec.id) => {
-                if spec.id != m.id {
-                    announced.insert(spec.id.clone(), m.id.clone());
-                }
-                served.push(ServedModel {
-                    id: spec.id.clone(),
-                    ..m
-                });
-            }
-            Some(_) => {}
-            None => ignored.push(m.id),
-        }
-    }
+    let (served, announced, ignored) = if kind == WorkerKind::Image {
+        image_models(models)
+    } else {
+        catalog_models(&state, models)
+    };
     if served.is_empty() {
-        refuse(
-            &mut socket,
-            "none of the announced models is in this gateway's catalog",
-        )
-        .await;
+        let why = if kind == WorkerKind::Image {
+            "an image worker must announce its image model (an id of 1 to 64 characters)"
+        } else {
+            "none of the announced models is in this gateway's catalog"
+        };
+        refuse(&mut socket, why).await;
         return;
     }
 
@@ -193,12 +182,20 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
             // Never log the frame: it may hold generated text.
             break "protocol error (malformed message)";
         };
+        let images = kind == WorkerKind::Image;
         match msg {
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
-            WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } => {
+            WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } if !images => {
                 break "protocol error (image message from a text worker)"
             }
+            WorkerMessage::Delta { .. } | WorkerMessage::Done { .. } if images => {
+                break "protocol error (text message from an image worker)"
+            }
+            WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } => {
+                deliver_image(&state, worker_id, msg)
+            }
+            WorkerMessage::Error { .. } if images => deliver_image(&state, worker_id, msg),
             WorkerMessage::Delta {
                 job_id,
                 content,
@@ -244,4 +241,65 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
     state.metrics.workers_connected.dec();
     writer.abort();
     tracing::info!(worker_id, reason, "worker disconnected");
+}
+
+/// The models kept, catalog id → announced id where they differ, and the ids ignored.
+type Announced = (Vec<ServedModel>, HashMap<String, String>, Vec<String>);
+
+/// Keeps the models the catalog knows, under their canonical ids.
+fn catalog_models(state: &AppState, models: Vec<ServedModel>) -> Announced {
+    let mut served: Vec<ServedModel> = Vec::new();
+    let mut announced = HashMap::new();
+    let mut ignored = Vec::new();
+    for m in models {
+        match state.config.catalog.resolve(&m.id) {
+            Some(spec) if !served.iter().any(|s| s.id == spec.id) => {
+                if spec.id != m.id {
+                    announced.insert(spec.id.clone(), m.id.clone());
+                }
+                served.push(ServedModel {
+                    id: spec.id.clone(),
+                    ..m
+                });
+            }
+            Some(_) => {}
+            None => ignored.push(m.id),
+        }
+    }
+    (served, announced, ignored)
+}
+
+/// An image worker's model is the name its results report, not a catalog id: the first id
+/// of a sane length is kept, the rest ignored.
+fn image_models(models: Vec<ServedModel>) -> Announced {
+    let mut served = Vec::new();
+    let mut ignored = Vec::new();
+    for m in models {
+        let sane = (1..=64).contains(&m.id.len()) && !m.id.chars().any(char::is_control);
+        if served.is_empty() && sane {
+            served.push(m);
+        } else {
+            ignored.push(m.id);
+        }
+    }
+    (served, HashMap::new(), ignored)
+}
+
+/// Hands an image worker's `progress`, `image` or `error` to its job.
+fn deliver_image(state: &AppState, worker_id: WorkerId, msg: WorkerMessage) {
+    let (job_id, event) = match msg {
+        WorkerMessage::Progress {
+            job_id,
+            step,
+            steps,
+        } => (job_id, ImageEvent::Progress { step, steps }),
+        WorkerMessage::Image { job_id, png_base64 } => (job_id, ImageEvent::Image { png_base64 }),
+        WorkerMessage::Error {
+            job_id,
+            code,
+            retryable,
+        } => (job_id, ImageEvent::Failed { code, retryable }),
+        _ => return,
+    };
+    state.pool.deliver_image(worker_id, &job_id, event);
 }

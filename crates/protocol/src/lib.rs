@@ -15,12 +15,14 @@
 //! - **[`chat::ChatCompletionRequest::prompt_token_upper_bound`] never under-counts** a prompt
 //!   for byte-level tokenizers; it sizes the credit hold taken before a request is dispatched.
 //!
-//! Modules: [`error`] (the error body), [`chat`] (chat completions), [`models`] (the model
-//! listing), [`balance`] (the balance object), [`parse`] (parsing and validation).
+//! Modules: [`codes`] (finish reasons and job error codes), [`error`] (the error body), [`chat`] (chat completions), [`models`] (the model
+//! listing), [`balance`] (the balance object), [`images`] (the image endpoints' answers), [`parse`] (parsing and validation).
 
 pub mod balance;
 pub mod chat;
+pub mod codes;
 pub mod error;
+pub mod images;
 pub mod models;
 pub mod parse;
 pub mod worker;

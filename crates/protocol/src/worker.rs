@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chat::{ChatMessage, Stop, Tool, ToolCallDelta, ToolChoice};
+pub use crate::codes::{ErrorCode, FinishReason};
 
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -124,7 +125,7 @@ pub enum WorkerMessage {
     },
     Done {
         job_id: String,
-        finish_reason: String,
+        finish_reason: FinishReason,
         usage: JobUsage,
     },
     /// An image job's progress: `step` of `steps` sampling steps are done.
@@ -141,7 +142,7 @@ pub enum WorkerMessage {
     Error {
         job_id: String,
         /// A short machine code (`upstream_unavailable`, `bad_request`, …); never free text.
-        code: String,
+        code: ErrorCode,
         retryable: bool,
     },
 }

@@ -77,7 +77,7 @@ async fn child_worker(base: &str, token: &str, mode: &str) {
     }
     let done = WorkerMessage::Done {
         job_id,
-        finish_reason: "stop".into(),
+        finish_reason: shoal_protocol::codes::FinishReason::Stop,
         usage: JobUsage {
             prompt_tokens: 3,
             completion_tokens: 1,
@@ -244,7 +244,7 @@ async fn answer(
     };
     let done = WorkerMessage::Done {
         job_id,
-        finish_reason: "stop".into(),
+        finish_reason: shoal_protocol::codes::FinishReason::Stop,
         usage,
     };
     ws.send(encode(&done)).await

@@ -6,7 +6,10 @@
 
 use futures::future::BoxFuture;
 use shoal_protocol::chat::ToolCallDelta;
-use shoal_protocol::worker::{JobRequest, JobUsage, ServedModel, WorkerKind, WorkerMessage};
+use shoal_protocol::worker::{
+    ErrorCode, FinishReason, ImageJobRequest, JobRequest, JobUsage, ServedModel, WorkerKind,
+    WorkerMessage,
+};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -17,6 +20,15 @@ pub struct Job {
     /// The catalog id; the backend maps it to its own name for the model.
     pub model: String,
     pub request: JobRequest,
+}
+
+/// One image job as the gateway pushed it.
+#[derive(Debug, Clone)]
+pub struct ImageJob {
+    pub id: String,
+    /// The image model the worker announced.
+    pub model: String,
+    pub request: ImageJobRequest,
 }
 
 /// One piece of generated output. Empty parts are `None`.
@@ -38,12 +50,16 @@ impl Delta {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JobEnd {
     Done {
-        finish_reason: String,
+        finish_reason: FinishReason,
         usage: JobUsage,
     },
     Failed {
-        code: &'static str,
+        code: ErrorCode,
         retryable: bool,
+    },
+    /// An image job's result: a PNG, standard base64.
+    Image {
+        png_base64: String,
     },
 }
 
@@ -60,9 +76,10 @@ impl JobEnd {
             },
             JobEnd::Failed { code, retryable } => WorkerMessage::Error {
                 job_id,
-                code: code.to_owned(),
+                code,
                 retryable,
             },
+            JobEnd::Image { png_base64 } => WorkerMessage::Image { job_id, png_base64 },
         }
     }
 }
@@ -108,6 +125,16 @@ impl JobOutput {
         Ok(())
     }
 
+    /// Reports an image job's progress: `step` of `steps` sampling steps done.
+    pub async fn progress(&mut self, step: u32, steps: u32) -> Result<(), Disconnected> {
+        let msg = WorkerMessage::Progress {
+            job_id: self.job_id.clone(),
+            step,
+            steps,
+        };
+        self.tx.send(msg).await.map_err(|_| Disconnected)
+    }
+
     /// How many deltas reached the connection: the completion count of last resort.
     pub fn relayed(&self) -> u64 {
         self.relayed
@@ -137,4 +164,20 @@ pub trait Backend: Send + Sync {
         out: &'a mut JobOutput,
         cancel: CancellationToken,
     ) -> BoxFuture<'a, JobEnd>;
+
+    /// Renders one image job (workers of kind `image`), reporting progress to `out`, and
+    /// ends with [`JobEnd::Image`] or [`JobEnd::Failed`]. When `cancel` fires it stops and
+    /// fails with [`ErrorCode::Cancelled`]. Text backends keep this default, which refuses.
+    fn generate_image<'a>(
+        &'a self,
+        job: ImageJob,
+        out: &'a mut JobOutput,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'a, JobEnd> {
+        let _ = (job, out, cancel);
+        Box::pin(std::future::ready(JobEnd::Failed {
+            code: ErrorCode::BadJob,
+            retryable: false,
+        }))
+    }
 }

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use futures::stream::{SplitSink, SplitStream};
 use futures::{FutureExt, SinkExt, StreamExt};
-use shoal_protocol::worker::{GatewayMessage, WorkerMessage, PROTOCOL_VERSION};
+use shoal_protocol::worker::{
+    ErrorCode, GatewayMessage, WorkerKind, WorkerMessage, PROTOCOL_VERSION,
+};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -24,23 +26,9 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
-use crate::backend::{Backend, Job, JobEnd, JobOutput};
+use crate::backend::{Backend, ImageJob, Job, JobEnd, JobOutput};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// Error codes the connection itself reports for a job.
-pub mod code {
-    /// A job arrived while every slot was taken.
-    pub const WORKER_BUSY: &str = "worker_busy";
-    /// A job arrived after SIGTERM: try another worker.
-    pub const WORKER_SHUTTING_DOWN: &str = "worker_shutting_down";
-    /// The grace period ran out before the job finished.
-    pub const WORKER_SHUTDOWN: &str = "worker_shutdown";
-    /// The job message could not be read (a protocol mismatch).
-    pub const BAD_JOB: &str = "bad_job";
-    /// The backend panicked.
-    pub const WORKER_INTERNAL_ERROR: &str = "worker_internal_error";
-}
 
 /// How the worker meets its gateway.
 #[derive(Clone)]
@@ -308,7 +296,7 @@ impl Session<'_> {
                     .and_then(|v| v["job_id"].as_str().map(str::to_owned));
                 tracing::warn!(job_id, "unreadable message from the gateway");
                 if let Some(job_id) = job_id {
-                    self.reply(job_id, code::BAD_JOB, false).await;
+                    self.reply(job_id, ErrorCode::BadJob, false).await;
                 }
                 return None;
             }
@@ -319,23 +307,28 @@ impl Session<'_> {
                 model,
                 request,
             } => {
-                if self.draining {
-                    self.reply(job_id, code::WORKER_SHUTTING_DOWN, true).await;
-                } else if self.jobs.len() >= self.settings.concurrency as usize {
-                    tracing::warn!(%job_id, "job pushed while every slot is busy");
-                    self.reply(job_id, code::WORKER_BUSY, true).await;
-                } else if self.jobs.contains_key(&job_id) {
-                    tracing::warn!(%job_id, "job pushed twice; ignored");
-                } else {
-                    self.start(Job {
-                        id: job_id,
-                        model,
-                        request,
-                    });
-                }
+                let work = Work::Chat(Job {
+                    id: job_id.clone(),
+                    model,
+                    request,
+                });
+                self.admit(job_id, work).await;
             }
-            GatewayMessage::ImageJob { job_id, .. } => {
-                self.reply(job_id, code::BAD_JOB, false).await;
+            GatewayMessage::ImageJob {
+                job_id,
+                model,
+                request,
+            } => {
+                if self.backend.kind() != WorkerKind::Image {
+                    self.reply(job_id, ErrorCode::BadJob, false).await;
+                    return None;
+                }
+                let work = Work::Image(ImageJob {
+                    id: job_id.clone(),
+                    model,
+                    request,
+                });
+                self.admit(job_id, work).await;
             }
             GatewayMessage::Cancel { job_id } => {
                 if let Some(control) = self.jobs.get(&job_id) {
@@ -349,20 +342,35 @@ impl Session<'_> {
         None
     }
 
-    async fn reply(&self, job_id: String, code: &'static str, retryable: bool) {
+    /// Starts a job if a slot is free and the worker is not draining; refuses it otherwise.
+    async fn admit(&mut self, job_id: String, work: Work) {
+        if self.draining {
+            self.reply(job_id, ErrorCode::WorkerShuttingDown, true)
+                .await;
+        } else if self.jobs.len() >= self.settings.concurrency as usize {
+            tracing::warn!(%job_id, "job pushed while every slot is busy");
+            self.reply(job_id, ErrorCode::WorkerBusy, true).await;
+        } else if self.jobs.contains_key(&job_id) {
+            tracing::warn!(%job_id, "job pushed twice; ignored");
+        } else {
+            self.start(job_id, work);
+        }
+    }
+
+    async fn reply(&self, job_id: String, code: ErrorCode, retryable: bool) {
         let msg = JobEnd::Failed { code, retryable }.into_message(job_id);
         let _ = self.outbox.send(msg).await;
     }
 
-    fn start(&mut self, job: Job) {
+    fn start(&mut self, job_id: String, work: Work) {
         let control = JobControl {
             cancel: CancellationToken::new(),
             aborted: Arc::new(AtomicBool::new(false)),
         };
-        let job_id = job.id.clone();
         self.tasks.spawn(run_job(
             Arc::clone(self.backend),
-            job,
+            job_id.clone(),
+            work,
             self.outbox.clone(),
             control.cancel.clone(),
             Arc::clone(&control.aborted),
@@ -371,31 +379,45 @@ impl Session<'_> {
     }
 }
 
-/// One job from start to its `done` or `error`. Returns the job id for the session's books.
+/// A job of either kind. Moved once into its task: boxing the larger one would only add an
+/// allocation.
+#[allow(clippy::large_enum_variant)]
+enum Work {
+    Chat(Job),
+    Image(ImageJob),
+}
+
+/// One job from start to its `done`, `image` or `error`. Returns the job id for the
+/// session's books.
 async fn run_job(
     backend: Arc<dyn Backend>,
-    job: Job,
+    job_id: String,
+    work: Work,
     outbox: mpsc::Sender<WorkerMessage>,
     cancel: CancellationToken,
     aborted: Arc<AtomicBool>,
 ) -> String {
-    let job_id = job.id.clone();
     let started = std::time::Instant::now();
-    let model = job.model.clone();
+    let model = match &work {
+        Work::Chat(job) => job.model.clone(),
+        Work::Image(job) => job.model.clone(),
+    };
     tracing::debug!(%job_id, %model, "job started");
     let mut out = JobOutput::new(job_id.clone(), outbox.clone());
-    let generated = AssertUnwindSafe(backend.generate(job, &mut out, cancel))
-        .catch_unwind()
-        .await;
+    let generating = match work {
+        Work::Chat(job) => backend.generate(job, &mut out, cancel),
+        Work::Image(job) => backend.generate_image(job, &mut out, cancel),
+    };
+    let generated = AssertUnwindSafe(generating).catch_unwind().await;
     let before_tokens = out.relayed() == 0;
     let end = match generated {
         _ if aborted.load(Ordering::SeqCst) => JobEnd::Failed {
-            code: code::WORKER_SHUTDOWN,
+            code: ErrorCode::WorkerShutdown,
             retryable: before_tokens,
         },
         Ok(end) => end,
         Err(_) => JobEnd::Failed {
-            code: code::WORKER_INTERNAL_ERROR,
+            code: ErrorCode::WorkerInternalError,
             retryable: before_tokens,
         },
     };
@@ -420,10 +442,18 @@ async fn run_job(
             duration_ms,
             "job done"
         ),
+        // The size only: the image itself never reaches a log.
+        JobEnd::Image { png_base64 } => tracing::info!(
+            %job_id,
+            %model,
+            png_base64_bytes = png_base64.len(),
+            duration_ms,
+            "image done"
+        ),
         JobEnd::Failed { code, retryable } => tracing::warn!(
             %job_id,
             %model,
-            code,
+            %code,
             retryable,
             deltas = out.relayed(),
             duration_ms,

@@ -30,7 +30,7 @@ pub mod openai;
 pub mod serve;
 pub mod sse;
 
-pub use backend::Backend;
+pub use backend::{Backend, ImageJob, JobEnd, JobOutput};
 pub use serve::ServeSpec;
 
 /// Where generation happens.
@@ -260,7 +260,7 @@ pub async fn run_until(
 }
 
 /// Completes on the first SIGTERM or SIGINT.
-async fn shutdown_signal() {
+pub async fn shutdown_signal() {
     let interrupt = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

@@ -14,30 +14,14 @@ use reqwest::{StatusCode, Url};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use shoal_protocol::chat::ToolCallDelta;
-use shoal_protocol::worker::{JobRequest, JobUsage, ServedModel, WorkerKind};
+use shoal_protocol::worker::{
+    ErrorCode, FinishReason, JobRequest, JobUsage, ServedModel, WorkerKind,
+};
 use tokio_util::sync::CancellationToken;
 
 use crate::backend::{Backend, Delta, Job, JobEnd, JobOutput};
 use crate::serve::ServeSpec;
 use crate::sse::SseParser;
-
-/// Error codes this backend reports.
-pub mod code {
-    /// Could not connect, 5xx or 429 before any token, or the stream died before one.
-    pub const UPSTREAM_UNAVAILABLE: &str = "upstream_unavailable";
-    /// A 4xx other than 429, or an error event in the stream before any token.
-    pub const UPSTREAM_REJECTED: &str = "upstream_rejected";
-    /// The stream broke after tokens were relayed.
-    pub const UPSTREAM_STREAM_BROKEN: &str = "upstream_stream_broken";
-    /// Nothing came from the upstream for longer than `--upstream-timeout`.
-    pub const UPSTREAM_TIMEOUT: &str = "upstream_timeout";
-    /// The job names a model this worker did not announce.
-    pub const MODEL_NOT_SERVED: &str = "model_not_served";
-    /// The job could not be turned into a request body.
-    pub const BAD_REQUEST: &str = "bad_request";
-    /// The gateway connection went away mid-job.
-    pub const DISCONNECTED: &str = "disconnected";
-}
 
 /// A backend in front of an OpenAI-compatible server.
 pub struct OpenAiBackend {
@@ -80,13 +64,13 @@ impl OpenAiBackend {
         let Some(spec) = self.models.iter().find(|s| s.model.id == job.model) else {
             tracing::warn!(job_id = %job.id, model = %job.model, "job for a model this worker does not serve");
             return JobEnd::Failed {
-                code: code::MODEL_NOT_SERVED,
+                code: ErrorCode::ModelNotServed,
                 retryable: true,
             };
         };
         let Ok(body) = request_body(&job.request, &spec.upstream_model) else {
             return JobEnd::Failed {
-                code: code::BAD_REQUEST,
+                code: ErrorCode::BadRequest,
                 retryable: false,
             };
         };
@@ -110,14 +94,14 @@ impl OpenAiBackend {
             Err(_) => {
                 tracing::warn!(job_id = %job.id, "upstream did not answer in time");
                 return JobEnd::Failed {
-                    code: code::UPSTREAM_TIMEOUT,
+                    code: ErrorCode::UpstreamTimeout,
                     retryable: true,
                 };
             }
             Ok(Err(e)) => {
                 tracing::warn!(job_id = %job.id, error = %error_chain(e), "upstream unreachable");
                 return JobEnd::Failed {
-                    code: code::UPSTREAM_UNAVAILABLE,
+                    code: ErrorCode::UpstreamUnavailable,
                     retryable: true,
                 };
             }
@@ -129,9 +113,9 @@ impl OpenAiBackend {
             tracing::warn!(job_id = %job.id, status = status.as_u16(), "upstream answered with an error status");
             return JobEnd::Failed {
                 code: if status.is_client_error() && status != StatusCode::TOO_MANY_REQUESTS {
-                    code::UPSTREAM_REJECTED
+                    ErrorCode::UpstreamRejected
                 } else {
-                    code::UPSTREAM_UNAVAILABLE
+                    ErrorCode::UpstreamUnavailable
                 },
                 retryable: !status.is_client_error() || status == StatusCode::TOO_MANY_REQUESTS,
             };
@@ -149,11 +133,11 @@ impl OpenAiBackend {
             let (events, ended) = match next {
                 Err(_) => {
                     tracing::warn!(job_id = %job.id, "upstream stream stalled");
-                    return tally.broken(out, code::UPSTREAM_TIMEOUT);
+                    return tally.broken(out, ErrorCode::UpstreamTimeout);
                 }
                 Ok(Some(Err(e))) => {
                     tracing::warn!(job_id = %job.id, error = %error_chain(e), "upstream stream failed");
-                    return tally.broken(out, code::UPSTREAM_UNAVAILABLE);
+                    return tally.broken(out, ErrorCode::UpstreamUnavailable);
                 }
                 Ok(Some(Ok(bytes))) => (parser.push(&bytes), false),
                 Ok(None) => (parser.finish().into_iter().collect(), true),
@@ -169,17 +153,17 @@ impl OpenAiBackend {
                     Ok(update) => update,
                     Err(ChunkError::UpstreamError) => {
                         tracing::warn!(job_id = %job.id, "upstream sent an error event");
-                        return tally.broken(out, code::UPSTREAM_REJECTED);
+                        return tally.broken(out, ErrorCode::UpstreamRejected);
                     }
                     Err(ChunkError::Malformed) => {
                         tracing::warn!(job_id = %job.id, "upstream sent an unreadable chunk");
-                        return tally.broken(out, code::UPSTREAM_UNAVAILABLE);
+                        return tally.broken(out, ErrorCode::UpstreamUnavailable);
                     }
                 };
                 tally.absorb(&update);
                 if out.send(update.delta).await.is_err() {
                     return JobEnd::Failed {
-                        code: code::DISCONNECTED,
+                        code: ErrorCode::Disconnected,
                         retryable: false,
                     };
                 }
@@ -190,7 +174,7 @@ impl OpenAiBackend {
                     return tally.finished(&job.id, out);
                 }
                 tracing::warn!(job_id = %job.id, "upstream stream ended early");
-                return tally.broken(out, code::UPSTREAM_UNAVAILABLE);
+                return tally.broken(out, ErrorCode::UpstreamUnavailable);
             }
         }
     }
@@ -259,21 +243,21 @@ impl Tally {
 
     fn cancelled(&self, out: &JobOutput) -> JobEnd {
         JobEnd::Done {
-            finish_reason: "stop".to_owned(),
+            finish_reason: FinishReason::Stop,
             usage: self.usage(out),
         }
     }
 
     /// Before any delta the job can go elsewhere; after, the client has seen a partial answer.
-    fn broken(&self, out: &JobOutput, code_before_tokens: &'static str) -> JobEnd {
+    fn broken(&self, out: &JobOutput, code_before_tokens: ErrorCode) -> JobEnd {
         if out.relayed() == 0 {
             JobEnd::Failed {
                 code: code_before_tokens,
-                retryable: code_before_tokens != code::UPSTREAM_REJECTED,
+                retryable: code_before_tokens != ErrorCode::UpstreamRejected,
             }
         } else {
             JobEnd::Failed {
-                code: code::UPSTREAM_STREAM_BROKEN,
+                code: ErrorCode::UpstreamStreamBroken,
                 retryable: false,
             }
         }
@@ -282,15 +266,14 @@ impl Tally {
 
 /// `stop`, `length`, `tool_calls` or `content_filter`, as the protocol allows. A stream that
 /// called tools but says `stop` (some servers do) finished with `tool_calls`.
-fn normalize_finish_reason(reason: Option<&str>, called_tools: bool) -> String {
+fn normalize_finish_reason(reason: Option<&str>, called_tools: bool) -> FinishReason {
     match reason {
-        Some("length") => "length",
-        Some("content_filter") => "content_filter",
-        Some("tool_calls" | "function_call") => "tool_calls",
-        _ if called_tools => "tool_calls",
-        _ => "stop",
+        Some("length") => FinishReason::Length,
+        Some("content_filter") => FinishReason::ContentFilter,
+        Some("tool_calls" | "function_call") => FinishReason::ToolCalls,
+        _ if called_tools => FinishReason::ToolCalls,
+        _ => FinishReason::Stop,
     }
-    .to_owned()
 }
 
 /// A transport error and its causes, without the URL (it may hold credentials). These come
@@ -604,14 +587,12 @@ mod tests {
 
     #[test]
     fn finish_reasons_are_normalized() {
-        assert_eq!(normalize_finish_reason(None, false), "stop");
-        assert_eq!(normalize_finish_reason(Some("eos"), false), "stop");
-        assert_eq!(normalize_finish_reason(Some("length"), true), "length");
-        assert_eq!(
-            normalize_finish_reason(Some("function_call"), false),
-            "tool_calls"
-        );
-        assert_eq!(normalize_finish_reason(Some("stop"), true), "tool_calls");
+        let n = |r, tools| normalize_finish_reason(r, tools).as_str();
+        assert_eq!(n(None, false), "stop");
+        assert_eq!(n(Some("eos"), false), "stop");
+        assert_eq!(n(Some("length"), true), "length");
+        assert_eq!(n(Some("function_call"), false), "tool_calls");
+        assert_eq!(n(Some("stop"), true), "tool_calls");
     }
 
     #[test]

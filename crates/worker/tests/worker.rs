@@ -16,7 +16,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use shoal_protocol::worker::{GatewayMessage, JobUsage, ServedModel, WorkerKind, WorkerMessage};
+use shoal_protocol::worker::{
+    ErrorCode, FinishReason, GatewayMessage, JobUsage, ServedModel, WorkerKind, WorkerMessage,
+};
 use shoal_worker::{BackendKind, WorkerArgs};
 use tokio::sync::{mpsc, oneshot};
 
@@ -487,7 +489,7 @@ async fn serves_jobs_end_to_end() {
         end,
         WorkerMessage::Done {
             job_id: "job_1".into(),
-            finish_reason: "stop".into(),
+            finish_reason: FinishReason::Stop,
             usage: JobUsage {
                 prompt_tokens: 12,
                 completion_tokens: 3,
@@ -560,7 +562,7 @@ async fn serves_jobs_end_to_end() {
         ]
     );
     assert!(
-        matches!(&end, WorkerMessage::Done { finish_reason, usage: JobUsage { prompt_tokens: 20, .. }, .. } if finish_reason == "tool_calls")
+        matches!(&end, WorkerMessage::Done { finish_reason, usage: JobUsage { prompt_tokens: 20, .. }, .. } if *finish_reason == FinishReason::ToolCalls)
     );
     assert_eq!(up.requests.lock().unwrap()[2].body["model"], "gemma3:27b");
 
@@ -571,7 +573,7 @@ async fn serves_jobs_end_to_end() {
         end,
         WorkerMessage::Done {
             job_id: "job_4".into(),
-            finish_reason: "length".into(),
+            finish_reason: FinishReason::Length,
             usage: JobUsage {
                 prompt_tokens: 0,
                 completion_tokens: 2,
@@ -588,7 +590,7 @@ async fn serves_jobs_end_to_end() {
         end,
         WorkerMessage::Error {
             job_id: "job_5".into(),
-            code: "upstream_unavailable".into(),
+            code: ErrorCode::UpstreamUnavailable,
             retryable: true
         }
     );
@@ -598,7 +600,7 @@ async fn serves_jobs_end_to_end() {
         end,
         WorkerMessage::Error {
             job_id: "job_6".into(),
-            code: "upstream_rejected".into(),
+            code: ErrorCode::UpstreamRejected,
             retryable: false
         }
     );
@@ -609,14 +611,14 @@ async fn serves_jobs_end_to_end() {
         end,
         WorkerMessage::Error {
             job_id: "job_7".into(),
-            code: "upstream_stream_broken".into(),
+            code: ErrorCode::UpstreamStreamBroken,
             retryable: false
         }
     );
     send(&mut socket, job("job_8", "unknown-model", "hello")).await;
     let (_, end) = until_end(&mut socket, "job_8").await;
     assert!(
-        matches!(end, WorkerMessage::Error { code, retryable: true, .. } if code == "model_not_served")
+        matches!(end, WorkerMessage::Error { code, retryable: true, .. } if code == ErrorCode::ModelNotServed)
     );
 
     // Heartbeats keep coming while idle (every 300 ms here), and pings are answered: the
@@ -676,7 +678,7 @@ async fn cancel_stops_the_upstream_and_reports_what_was_delivered() {
     else {
         panic!("expected done, got {end:?}")
     };
-    assert_eq!(finish_reason, "stop");
+    assert_eq!(finish_reason, FinishReason::Stop);
     // Only chunks already on their way (one every 50 ms) may follow the cancel.
     assert!(late.len() <= 3, "{} deltas after the cancel", late.len());
     assert_eq!(
@@ -789,7 +791,7 @@ async fn shutdown_finishes_running_jobs_and_refuses_new_ones() {
                 code,
                 retryable,
             } if job_id == "job_2" => {
-                assert_eq!((code.as_str(), retryable), ("worker_shutting_down", true));
+                assert_eq!((code, retryable), (ErrorCode::WorkerShuttingDown, true));
                 refused = true;
             }
             end => break end,
@@ -798,7 +800,7 @@ async fn shutdown_finishes_running_jobs_and_refuses_new_ones() {
     assert!(refused);
     // 400 ticks at 50 ms outlast the 5 s grace: the job is handed back, not faked as done.
     assert!(
-        matches!(&end, WorkerMessage::Error { job_id, code, retryable: false } if job_id == "job_1" && code == "worker_shutdown"),
+        matches!(&end, WorkerMessage::Error { job_id, code, retryable: false } if job_id == "job_1" && *code == ErrorCode::WorkerShutdown),
         "{end:?}"
     );
     assert!(recv(&mut socket).await.is_none(), "then the socket closes");
@@ -890,7 +892,7 @@ async fn an_unreachable_upstream_is_a_retryable_error() {
         end,
         WorkerMessage::Error {
             job_id: "job_1".into(),
-            code: "upstream_unavailable".into(),
+            code: ErrorCode::UpstreamUnavailable,
             retryable: true
         }
     );

@@ -5,14 +5,15 @@ mod request;
 mod response;
 mod token_bound;
 
+pub use crate::codes::FinishReason;
 pub use request::{
     ChatCompletionRequest, ChatMessage, ContentPart, FunctionCall, FunctionDefinition,
     FunctionName, ImageUrl, MessageContent, NamedToolChoice, PartRef, Role, Stop, StreamOptions,
     Tool, ToolCall, ToolChoice, ToolChoiceMode, ToolType,
 };
 pub use response::{
-    finish_reason, ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice,
-    CompletionTokensDetails, Delta, FunctionCallDelta, ResponseMessage, ToolCallDelta, Usage,
+    ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionTokensDetails, Delta,
+    FunctionCallDelta, ResponseMessage, ToolCallDelta, Usage,
 };
 pub use token_bound::{
     CONTENT_PART_TOKEN_ALLOWANCE, IMAGE_TOKEN_ALLOWANCE, MESSAGE_TOKEN_ALLOWANCE,

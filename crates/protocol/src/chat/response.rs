@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::request::{Role, ToolCall, ToolType};
+use crate::codes::FinishReason;
 
 /// A non-streamed completion (`object: "chat.completion"`).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -30,7 +31,7 @@ impl ChatCompletion {
         created: i64,
         model: impl Into<String>,
         message: ResponseMessage,
-        finish_reason: impl Into<String>,
+        finish_reason: FinishReason,
         usage: Usage,
     ) -> Self {
         ChatCompletion {
@@ -41,7 +42,7 @@ impl ChatCompletion {
             choices: vec![Choice {
                 index: 0,
                 message,
-                finish_reason: Some(finish_reason.into()),
+                finish_reason: Some(finish_reason),
                 logprobs: None,
             }],
             usage,
@@ -56,9 +57,8 @@ impl ChatCompletion {
 pub struct Choice {
     pub index: u32,
     pub message: ResponseMessage,
-    /// `stop`, `length`, `tool_calls` or `content_filter` (see [`finish_reason`]).
     #[serde(default)]
-    pub finish_reason: Option<String>,
+    pub finish_reason: Option<FinishReason>,
     /// Never produced by Shoal; present so the shape is what clients expect.
     #[serde(default)]
     pub logprobs: Option<Value>,
@@ -96,14 +96,6 @@ impl ResponseMessage {
     }
 }
 
-/// Finish reasons the gateway writes.
-pub mod finish_reason {
-    pub const STOP: &str = "stop";
-    pub const LENGTH: &str = "length";
-    pub const TOOL_CALLS: &str = "tool_calls";
-    pub const CONTENT_FILTER: &str = "content_filter";
-}
-
 /// One streamed event (`object: "chat.completion.chunk"`), the same `id` on every chunk of a
 /// stream.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -130,7 +122,7 @@ impl ChatCompletionChunk {
         created: i64,
         model: impl Into<String>,
         delta: Delta,
-        finish_reason: Option<String>,
+        finish_reason: Option<FinishReason>,
     ) -> Self {
         ChatCompletionChunk {
             id: id.into(),
@@ -173,7 +165,7 @@ pub struct ChunkChoice {
     pub index: u32,
     pub delta: Delta,
     #[serde(default)]
-    pub finish_reason: Option<String>,
+    pub finish_reason: Option<FinishReason>,
     /// Never produced by Shoal; present so the shape is what clients expect.
     #[serde(default)]
     pub logprobs: Option<Value>,

@@ -262,7 +262,7 @@ fn completion_shape() {
             }]),
             None,
         ),
-        finish_reason::TOOL_CALLS,
+        FinishReason::ToolCalls,
         Usage::new(10, 5, Some(2)),
     );
     let v = serde_json::to_value(&c).unwrap();

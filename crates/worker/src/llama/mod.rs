@@ -36,7 +36,7 @@ use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::mtmd::{MtmdBitmap, MtmdContext, MtmdContextParams, MtmdInputText};
 use llama_cpp_2::sampling::LlamaSampler;
 use shoal_protocol::chat::PartRef;
-use shoal_protocol::worker::{JobUsage, ServedModel, WorkerKind};
+use shoal_protocol::worker::{ErrorCode, FinishReason, JobUsage, ServedModel, WorkerKind};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -45,25 +45,6 @@ use crate::serve::ServeSpec;
 use grammar::{Reasoning, ToolMode};
 use output::OutputParser;
 use template::ChatTemplate;
-
-/// Error codes this backend reports.
-pub mod code {
-    /// The job names a model this worker did not announce.
-    pub const MODEL_NOT_SERVED: &str = "model_not_served";
-    /// The chat template refused the conversation (e.g. roles it does not support).
-    pub const TEMPLATE_ERROR: &str = "template_error";
-    /// The prompt does not fit the context.
-    pub const CONTEXT_LENGTH_EXCEEDED: &str = "context_length_exceeded";
-    /// llama.cpp failed to decode.
-    pub const INFERENCE_FAILED: &str = "inference_failed";
-    /// The gateway connection went away mid-job.
-    pub const DISCONNECTED: &str = "disconnected";
-    /// The conversation has images and this worker has no projector (`--mmproj`).
-    pub const VISION_UNSUPPORTED: &str = "vision_unsupported";
-    /// An image could not be decoded (not PNG, JPEG, GIF or BMP, or corrupt): the request is
-    /// at fault, and the gateway answers it with a 400.
-    pub const INVALID_IMAGE: &str = "invalid_request";
-}
 
 /// How to load the model.
 #[derive(Debug, Clone)]
@@ -355,7 +336,7 @@ impl LlamaCppBackend {
         if !self.models.iter().any(|s| s.model.id == job.model) {
             tracing::warn!(job_id = %job.id, model = %job.model, "job for a model this worker does not serve");
             return JobEnd::Failed {
-                code: code::MODEL_NOT_SERVED,
+                code: ErrorCode::ModelNotServed,
                 retryable: true,
             };
         }
@@ -373,7 +354,7 @@ impl LlamaCppBackend {
         if !images.is_empty() && self.vision.is_none() {
             tracing::warn!(job_id = %job.id, "job with images, and this worker has no --mmproj");
             return JobEnd::Failed {
-                code: code::VISION_UNSUPPORTED,
+                code: ErrorCode::VisionUnsupported,
                 retryable: true,
             };
         }
@@ -384,7 +365,7 @@ impl LlamaCppBackend {
         else {
             tracing::warn!(job_id = %job.id, "an image is not a base64 data URL");
             return JobEnd::Failed {
-                code: code::INVALID_IMAGE,
+                code: ErrorCode::InvalidRequest,
                 retryable: false,
             };
         };
@@ -395,7 +376,7 @@ impl LlamaCppBackend {
                 // The error names template constructs, never message text.
                 tracing::warn!(job_id = %job.id, kind = ?e.kind(), "chat template refused the conversation");
                 return JobEnd::Failed {
-                    code: code::TEMPLATE_ERROR,
+                    code: ErrorCode::TemplateError,
                     retryable: false,
                 };
             }
@@ -406,7 +387,7 @@ impl LlamaCppBackend {
             if prompt.matches(marker).count() != images.len() {
                 tracing::warn!(job_id = %job.id, "the chat template did not keep every image in place");
                 return JobEnd::Failed {
-                    code: code::TEMPLATE_ERROR,
+                    code: ErrorCode::TemplateError,
                     retryable: false,
                 };
             }
@@ -449,7 +430,7 @@ impl LlamaCppBackend {
         };
         if !sent {
             return JobEnd::Failed {
-                code: code::INFERENCE_FAILED,
+                code: ErrorCode::InferenceFailed,
                 retryable: true,
             };
         }
@@ -459,7 +440,7 @@ impl LlamaCppBackend {
                     if out.send(d).await.is_err() {
                         cancel.cancel();
                         return JobEnd::Failed {
-                            code: code::DISCONNECTED,
+                            code: ErrorCode::Disconnected,
                             retryable: false,
                         };
                     }
@@ -468,7 +449,7 @@ impl LlamaCppBackend {
             }
         }
         JobEnd::Failed {
-            code: code::INFERENCE_FAILED,
+            code: ErrorCode::InferenceFailed,
             retryable: true,
         }
     }
@@ -624,14 +605,14 @@ struct Evaluated {
     logits_at: i32,
 }
 
-fn failed(code: &'static str, retryable: bool) -> JobEnd {
+fn failed(code: ErrorCode, retryable: bool) -> JobEnd {
     JobEnd::Failed { code, retryable }
 }
 
 /// Cancelled while the prompt was read: the prompt counts, nothing was generated.
 fn cancelled(n_prompt: usize) -> JobEnd {
     JobEnd::Done {
-        finish_reason: "stop".into(),
+        finish_reason: FinishReason::Stop,
         usage: JobUsage {
             prompt_tokens: n_prompt as u64,
             ..JobUsage::default()
@@ -649,7 +630,7 @@ fn eval_text(
     let tokens = vocab.tokenize(task.prompt.as_bytes(), vocab.should_add_bos(), true);
     let n_ctx = ctx.n_ctx() as usize;
     if tokens.is_empty() || tokens.len() >= n_ctx {
-        return Err(failed(code::CONTEXT_LENGTH_EXCEEDED, false));
+        return Err(failed(ErrorCode::ContextLengthExceeded, false));
     }
     let n_batch = ctx.n_batch() as usize;
     let mut batch = LlamaBatch::new(n_batch.max(1), 1);
@@ -662,11 +643,11 @@ fn eval_text(
             let pos = (chunk_no * n_batch + i) as i32;
             let last = chunk_no * n_batch + i == tokens.len() - 1;
             if batch.add(*t, pos, &[0], last).is_err() {
-                return Err(failed(code::INFERENCE_FAILED, true));
+                return Err(failed(ErrorCode::InferenceFailed, true));
             }
         }
         if ctx.decode(&mut batch).is_err() {
-            return Err(failed(code::INFERENCE_FAILED, true));
+            return Err(failed(ErrorCode::InferenceFailed, true));
         }
     }
     Ok(Evaluated {
@@ -689,7 +670,7 @@ fn eval_multimodal(
     for image in &task.images {
         match MtmdBitmap::from_buffer(&mtmd, image, false) {
             Ok(b) => bitmaps.push(b),
-            Err(_) => return Err(failed(code::INVALID_IMAGE, false)),
+            Err(_) => return Err(failed(ErrorCode::InvalidRequest, false)),
         }
     }
     let text = MtmdInputText {
@@ -701,14 +682,14 @@ fn eval_multimodal(
     let chunks = match mtmd.tokenize(text, &refs) {
         Ok(c) => c,
         Err(llama_cpp_2::mtmd::MtmdTokenizeError::ImagePreprocessingError) => {
-            return Err(failed(code::INVALID_IMAGE, false))
+            return Err(failed(ErrorCode::InvalidRequest, false))
         }
-        Err(_) => return Err(failed(code::INFERENCE_FAILED, false)),
+        Err(_) => return Err(failed(ErrorCode::InferenceFailed, false)),
     };
     drop(bitmaps);
     let n_prompt = chunks.total_tokens();
     if n_prompt == 0 || n_prompt >= ctx.n_ctx() as usize {
-        return Err(failed(code::CONTEXT_LENGTH_EXCEEDED, false));
+        return Err(failed(ErrorCode::ContextLengthExceeded, false));
     }
     if task.cancel.is_cancelled() {
         return Err(cancelled(n_prompt));
@@ -717,7 +698,7 @@ fn eval_multimodal(
     let n_batch = ctx.n_batch() as i32;
     let pos = chunks
         .eval_chunks(&mut mtmd, ctx, 0, 0, n_batch, true)
-        .map_err(|_| failed(code::INFERENCE_FAILED, true))?;
+        .map_err(|_| failed(ErrorCode::InferenceFailed, true))?;
     Ok(Evaluated {
         n_prompt,
         pos,
@@ -740,7 +721,7 @@ fn generate(
     let evaluated = match (vision, task.images.is_empty()) {
         (_, true) => eval_text(model, ctx, &task),
         (Some(vision), false) => eval_multimodal(model, ctx, vision, &task),
-        (None, false) => Err(failed(code::VISION_UNSUPPORTED, true)),
+        (None, false) => Err(failed(ErrorCode::VisionUnsupported, true)),
     };
     let Evaluated {
         n_prompt,
@@ -769,7 +750,7 @@ fn generate(
             Ok(g) => chain.push(g),
             Err(_) => {
                 tracing::error!("the tool-call grammar was refused by llama.cpp");
-                return failed(code::INFERENCE_FAILED, false);
+                return failed(ErrorCode::InferenceFailed, false);
             }
         }
     }
@@ -795,16 +776,16 @@ fn generate(
     let mut utf8 = Utf8Stream::default();
     let mut piece = Vec::with_capacity(32);
     let mut batch = LlamaBatch::new(1, 1);
-    let mut finish = "length";
+    let mut finish = FinishReason::Length;
 
     while (usage.completion_tokens as usize) < budget {
         if task.cancel.is_cancelled() {
-            finish = "stop";
+            finish = FinishReason::Stop;
             break;
         }
         let token = sampler.sample(ctx, logits_at);
         if vocab.is_eog(token) {
-            finish = "stop";
+            finish = FinishReason::Stop;
             break;
         }
         usage.completion_tokens += 1;
@@ -817,11 +798,11 @@ fn generate(
         let (text, stopped) = stops.push(&text);
         for d in parser.push(&text) {
             if !send(d) {
-                return failed(code::DISCONNECTED, false);
+                return failed(ErrorCode::Disconnected, false);
             }
         }
         if stopped {
-            finish = "stop";
+            finish = FinishReason::Stop;
             break;
         }
         if (usage.completion_tokens as usize) >= budget {
@@ -829,12 +810,12 @@ fn generate(
         }
         batch.clear();
         if batch.add(token, pos, &[0], true).is_err() || ctx.decode(&mut batch).is_err() {
-            return failed(code::INFERENCE_FAILED, usage.completion_tokens == 0);
+            return failed(ErrorCode::InferenceFailed, usage.completion_tokens == 0);
         }
         pos += 1;
         logits_at = 0;
     }
-    if finish != "stop" || !task.cancel.is_cancelled() {
+    if finish != FinishReason::Stop || !task.cancel.is_cancelled() {
         let rest = utf8.finish();
         let (text, _) = stops.push(&rest);
         let mut tail = parser.push(&text);
@@ -842,15 +823,15 @@ fn generate(
         tail.extend(parser.finish());
         for d in tail {
             if !send(d) {
-                return failed(code::DISCONNECTED, false);
+                return failed(ErrorCode::Disconnected, false);
             }
         }
     }
     if parser.tool_calls() > 0 {
-        finish = "tool_calls";
+        finish = FinishReason::ToolCalls;
     }
     JobEnd::Done {
-        finish_reason: finish.into(),
+        finish_reason: finish,
         usage,
     }
 }

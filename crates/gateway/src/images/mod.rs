@@ -1,0 +1,210 @@
+//! Image generation: `POST /api/v1/images/generations` (the OpenAI images shape) and
+//! `POST /api/images/generate` (the site's image endpoint). Apart from the chat hot path.
+//!
+//! The path of one request, in order: authenticate ([`authenticate`], the one seam a
+//! dashboard session will also satisfy), validate ([`params`]), the content policy on the
+//! prompt ([`policy`]: blocked prompts are never held, dispatched or charged), then
+//! [`render`]: hold 10 credits, dispatch to an image worker, the output check ([`check`]),
+//! settle, or void the hold on any failure.
+
+pub mod check;
+pub mod params;
+pub mod policy;
+pub mod render;
+
+use std::time::Instant;
+
+use axum::extract::{Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use prometheus_client::encoding::EncodeLabelSet;
+use shoal_protocol::images::{ImageData, ImageResult, ImagesResponse};
+use shoal_protocol::worker::ImageJobRequest;
+
+use crate::api::JsonBytes;
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::observe::RequestStart;
+use crate::{now_ms, AppState};
+use params::ImageParams;
+use render::{ImageContext, Rendered, IMAGE_CREDITS};
+
+/// Always added to the caller's negative prompt: the usual rendering faults.
+pub const BASELINE_NEGATIVE_PROMPT: &str = "lowres, worst quality, low quality, blurry, jpeg artifacts, watermark, signature, text, deformed, bad anatomy, extra limbs, extra fingers, mutated hands, poorly drawn face, cropped";
+
+/// Labels of `shoal_image_requests`: how each image request ended (a fixed set).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OutcomeLabels {
+    pub outcome: &'static str,
+}
+
+/// Labels of `shoal_image_prompts_blocked`: the policy rule that fired (a fixed set).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RuleLabels {
+    pub rule: &'static str,
+}
+
+/// Who may generate images: today the bearer key (with its rate limit). A dashboard session
+/// is to be accepted here too; handlers only read the [`Caller`] this puts in the request.
+pub async fn authenticate(state: State<AppState>, req: Request, next: Next) -> Response {
+    crate::auth::authenticate(state, req, next).await
+}
+
+/// `POST /api/v1/images/generations`.
+pub async fn generations(
+    State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
+    start: Option<Extension<RequestStart>>,
+    JsonBytes(body): JsonBytes,
+) -> Result<Response, ApiError> {
+    let arrived = arrival(start);
+    let params = counted(&state, params::parse_generations(&body))?;
+    drop(body);
+    let (job, rendered) = generate(&state, caller, arrived, params).await?;
+    let response = ImagesResponse {
+        created: now_ms() / 1000,
+        data: vec![ImageData {
+            b64_json: rendered.png_base64,
+            seed: job.seed,
+        }],
+        model: rendered.model,
+        seed: job.seed,
+        size: format!("{}x{}", job.width, job.height),
+    };
+    Ok(answer(&state, arrived, rendered.worker_time, &response))
+}
+
+/// `POST /api/images/generate`.
+pub async fn generate_image(
+    State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
+    start: Option<Extension<RequestStart>>,
+    JsonBytes(body): JsonBytes,
+) -> Result<Response, ApiError> {
+    let arrived = arrival(start);
+    let params = counted(&state, params::parse_generate(&body))?;
+    drop(body);
+    let (job, rendered) = generate(&state, caller, arrived, params).await?;
+    let worker_time = rendered.worker_time;
+    let mut image = String::with_capacity(22 + rendered.png_base64.len());
+    image.push_str("data:image/png;base64,");
+    image.push_str(&rendered.png_base64);
+    let response = ImageResult {
+        image,
+        model: rendered.model,
+        seed: job.seed,
+        width: job.width,
+        height: job.height,
+        credits_charged: IMAGE_CREDITS,
+    };
+    Ok(answer(&state, arrived, worker_time, &response))
+}
+
+fn arrival(start: Option<Extension<RequestStart>>) -> Instant {
+    start.map(|s| s.0 .0).unwrap_or_else(Instant::now)
+}
+
+/// The policy check, then the render; returns the job as sent (its seed and size).
+async fn generate(
+    state: &AppState,
+    caller: Caller,
+    arrived: Instant,
+    params: ImageParams,
+) -> Result<(ImageJobRequest, Rendered), ApiError> {
+    let policy = &state.config.image_policy;
+    if let Err(rule) = policy.check(&params.prompt, &params.negative_prompt, params.nsfw) {
+        record(state, "prompt_blocked");
+        state
+            .metrics
+            .image_prompts_blocked
+            .get_or_create(&RuleLabels { rule: rule.label() })
+            .inc();
+        return Err(ApiError::content_policy_violation(
+            "the prompt was blocked by the content policy; nothing was charged",
+        ));
+    }
+    let nsfw = params.nsfw;
+    let job = job_request(params);
+    let ctx = ImageContext {
+        arrived,
+        request_id: request_id(),
+        account_id: caller.account_id,
+        job: job.clone(),
+        nsfw,
+        progress: None,
+    };
+    match render::run(state.clone(), ctx).await {
+        Ok(rendered) => {
+            record(state, "ok");
+            Ok((job, rendered))
+        }
+        Err((failure, e)) => {
+            record(state, failure.label());
+            Err(e)
+        }
+    }
+}
+
+/// The generation input and nothing else: the service's baseline negative prompt joined on,
+/// and a seed picked here when the caller gave none, so the answer can always report it.
+fn job_request(params: ImageParams) -> ImageJobRequest {
+    let caller_negative = params.negative_prompt.trim();
+    let negative_prompt = if caller_negative.is_empty() {
+        BASELINE_NEGATIVE_PROMPT.to_owned()
+    } else {
+        format!("{caller_negative}, {BASELINE_NEGATIVE_PROMPT}")
+    };
+    ImageJobRequest {
+        prompt: params.prompt,
+        negative_prompt,
+        width: params.width,
+        height: params.height,
+        steps: params.steps,
+        cfg: params.cfg,
+        seed: params
+            .seed
+            .unwrap_or_else(|| rand::random_range(0..=params::MAX_SEED)),
+    }
+}
+
+/// Time-ordered like chat ids (UUIDv7), under its own prefix.
+fn request_id() -> String {
+    let millis = u64::try_from(now_ms()).unwrap_or(0);
+    let id = uuid::Builder::from_unix_timestamp_millis(millis, &rand::random()).into_uuid();
+    format!("img-{}", id.simple())
+}
+
+fn counted<T>(state: &AppState, parsed: Result<T, ApiError>) -> Result<T, ApiError> {
+    if parsed.is_err() {
+        record(state, "invalid");
+    }
+    parsed
+}
+
+fn record(state: &AppState, outcome: &'static str) {
+    state
+        .metrics
+        .image_requests
+        .get_or_create(&OutcomeLabels { outcome })
+        .inc();
+}
+
+/// The JSON answer, written here so that the gateway's overhead (everything but the render)
+/// includes writing a body of several MB.
+fn answer(
+    state: &AppState,
+    arrived: Instant,
+    worker_time: std::time::Duration,
+    body: &impl serde::Serialize,
+) -> Response {
+    let bytes = serde_json::to_vec(body).expect("image answers serialize");
+    let response = ([(header::CONTENT_TYPE, "application/json")], bytes).into_response();
+    let overhead = arrived.elapsed().saturating_sub(worker_time);
+    state.metrics.image_overhead.observe(overhead.as_secs_f64());
+    response
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,319 @@
+//! The image driver in process: a real SQLite store, the real pool, and a worker played by
+//! the test on the pool's side of the socket.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use shoal_protocol::worker::{ErrorCode, GatewayMessage, ServedModel, WorkerKind};
+use shoal_store::{AccountId, Store};
+use tokio::sync::{mpsc, watch};
+
+use super::check::{Asked, OutputCheck, PngOnly, Verdict};
+use super::render::{self, Failure, ImageContext, Progress};
+use super::*;
+use crate::config::{FileConfig, GatewayConfig};
+use crate::pool::{ImageEvent, WorkerId};
+use crate::ratelimit::LocalGcra;
+
+struct Withhold;
+impl OutputCheck for Withhold {
+    fn check(&self, _: &[u8], _: Asked) -> Verdict {
+        Verdict::Withheld
+    }
+}
+
+async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (AppState, AccountId) {
+    let file = FileConfig {
+        request_timeout_secs: Some(2),
+        queue_timeout_secs: Some(1),
+        ..Default::default()
+    };
+    let config = GatewayConfig::from_file(file).unwrap();
+    let store = Store::open("sqlite::memory:").await.unwrap();
+    let account = store
+        .create_account("a@example.com", now_ms())
+        .await
+        .unwrap();
+    if credits > 0 {
+        store
+            .grant_credits(account, credits, now_ms())
+            .await
+            .unwrap();
+    }
+    let state = AppState::with_parts(config, store, Arc::new(LocalGcra::default()), check);
+    (state, account)
+}
+
+/// A worker on the pool: its outbox is what the gateway sends it.
+fn connect(state: &AppState, capacity: u32) -> (WorkerId, mpsc::UnboundedReceiver<GatewayMessage>) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let model = ServedModel {
+        id: "sd-test".into(),
+        ..Default::default()
+    };
+    let id = state
+        .pool
+        .register(WorkerKind::Image, vec![model], HashMap::new(), capacity, tx);
+    (id, rx)
+}
+
+fn png_header(width: u32, height: u32) -> String {
+    let mut png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR".to_vec();
+    png.extend_from_slice(&width.to_be_bytes());
+    png.extend_from_slice(&height.to_be_bytes());
+    png.extend_from_slice(&[8, 2, 0, 0, 0]);
+    base64::engine::general_purpose::STANDARD.encode(png)
+}
+
+fn context(account: AccountId, progress: Option<watch::Sender<Progress>>) -> ImageContext {
+    let params = params::parse_generate(
+        br#"{"prompt": "a lighthouse", "width": 512, "height": 640, "seed": 42}"#,
+    )
+    .unwrap();
+    ImageContext {
+        arrived: std::time::Instant::now(),
+        request_id: request_id(),
+        account_id: account,
+        job: job_request(params),
+        nsfw: false,
+        progress,
+    }
+}
+
+/// Answers every image job on this worker with progress and a PNG of the asked size.
+fn render_everything(
+    state: AppState,
+    worker: WorkerId,
+    mut jobs: mpsc::UnboundedReceiver<GatewayMessage>,
+) {
+    tokio::spawn(async move {
+        while let Some(msg) = jobs.recv().await {
+            if let GatewayMessage::ImageJob {
+                job_id, request, ..
+            } = msg
+            {
+                let progress = ImageEvent::Progress {
+                    step: 1,
+                    steps: request.steps,
+                };
+                state.pool.deliver_image(worker, &job_id, progress);
+                let png_base64 = png_header(request.width, request.height);
+                state
+                    .pool
+                    .deliver_image(worker, &job_id, ImageEvent::Image { png_base64 });
+            }
+        }
+    });
+}
+
+async fn next_job(jobs: &mut mpsc::UnboundedReceiver<GatewayMessage>) -> String {
+    match tokio::time::timeout(Duration::from_secs(5), jobs.recv()).await {
+        Ok(Some(GatewayMessage::ImageJob { job_id, .. })) => job_id,
+        other => panic!("expected an image job, got {other:?}"),
+    }
+}
+
+async fn credits(state: &AppState, account: AccountId) -> (i64, i64) {
+    let b = state.store.balance(account, now_ms()).await.unwrap();
+    (b.credits, b.credits_held)
+}
+
+#[tokio::test]
+async fn an_image_is_charged_10_credits_and_progress_is_relayed() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, jobs) = connect(&state, 1);
+    render_everything(state.clone(), worker, jobs);
+    let (tx, rx) = watch::channel(Progress::default());
+    let rendered = render::run(state.clone(), context(account, Some(tx)))
+        .await
+        .unwrap();
+    assert_eq!(rendered.model, "sd-test");
+    assert_eq!(rendered.png_base64, png_header(512, 640));
+    assert_eq!(*rx.borrow(), Progress { step: 1, steps: 32 });
+    assert_eq!(credits(&state, account).await, (90, 0));
+    assert!(state
+        .store
+        .verify_ledger()
+        .await
+        .unwrap()
+        .discrepancies
+        .is_empty());
+}
+
+#[tokio::test]
+async fn nine_credits_are_not_enough_and_nothing_is_dispatched() {
+    let (state, account) = setup(9, Arc::new(PngOnly)).await;
+    let (_, mut jobs) = connect(&state, 1);
+    let (failure, e) = render::run(state.clone(), context(account, None))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (failure, e.status.as_u16(), e.code),
+        (Failure::InsufficientCredits, 402, "insufficient_credits")
+    );
+    assert!(jobs.try_recv().is_err(), "nothing may reach a worker");
+    assert_eq!(credits(&state, account).await, (9, 0));
+}
+
+#[tokio::test]
+async fn no_image_worker_is_a_503_and_the_hold_is_voided() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    // A text worker does not render images.
+    let (tx, _text_jobs) = mpsc::unbounded_channel();
+    let chat = ServedModel {
+        id: "large-27b-uncensored".into(),
+        ..Default::default()
+    };
+    state
+        .pool
+        .register(WorkerKind::Upstream, vec![chat], HashMap::new(), 4, tx);
+    let (failure, e) = render::run(state.clone(), context(account, None))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (failure, e.status.as_u16(), e.retry_after),
+        (Failure::NoWorker, 503, Some(5))
+    );
+    assert_eq!(credits(&state, account).await, (100, 0));
+}
+
+#[tokio::test]
+async fn a_failing_worker_is_refunded_and_a_retryable_failure_fails_over() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, mut jobs) = connect(&state, 1);
+    let task = tokio::spawn(render::run(state.clone(), context(account, None)));
+    let job = next_job(&mut jobs).await;
+    let failed = ImageEvent::Failed {
+        code: ErrorCode::InferenceFailed,
+        retryable: false,
+    };
+    state.pool.deliver_image(worker, &job, failed);
+    let (failure, e) = task.await.unwrap().unwrap_err();
+    assert_eq!((failure, e.status.as_u16()), (Failure::WorkerFailed, 502));
+    assert_eq!(credits(&state, account).await, (100, 0));
+
+    let (second, second_jobs) = connect(&state, 1);
+    render_everything(state.clone(), second, second_jobs);
+    let task = tokio::spawn(render::run(state.clone(), context(account, None)));
+    // Whichever worker got it first: the test's worker fails it retryably, or the other
+    // renders it.
+    if let Ok(Some(GatewayMessage::ImageJob { job_id, .. })) =
+        tokio::time::timeout(Duration::from_secs(1), jobs.recv()).await
+    {
+        let lost = ImageEvent::Failed {
+            code: ErrorCode::UpstreamUnavailable,
+            retryable: true,
+        };
+        state.pool.deliver_image(worker, &job_id, lost);
+    }
+    assert_eq!(task.await.unwrap().unwrap().model, "sd-test");
+    assert_eq!(credits(&state, account).await, (90, 0));
+}
+
+#[tokio::test]
+async fn a_withheld_image_voids_the_hold() {
+    let (state, account) = setup(100, Arc::new(Withhold)).await;
+    let (worker, jobs) = connect(&state, 1);
+    render_everything(state.clone(), worker, jobs);
+    let (failure, e) = render::run(state.clone(), context(account, None))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (failure, e.status.as_u16(), e.code),
+        (Failure::OutputWithheld, 400, "content_policy_violation")
+    );
+    assert_eq!(credits(&state, account).await, (100, 0));
+}
+
+#[tokio::test]
+async fn a_malformed_image_is_not_returned_or_charged() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, mut jobs) = connect(&state, 1);
+    let task = tokio::spawn(render::run(state.clone(), context(account, None)));
+    let job = next_job(&mut jobs).await;
+    let wrong_size = ImageEvent::Image {
+        png_base64: png_header(64, 64),
+    };
+    state.pool.deliver_image(worker, &job, wrong_size);
+    let (failure, _) = task.await.unwrap().unwrap_err();
+    assert_eq!(failure, Failure::WorkerFailed);
+    assert_eq!(credits(&state, account).await, (100, 0));
+}
+
+#[tokio::test]
+async fn a_client_that_leaves_cancels_the_job_and_voids_the_hold() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (_, mut jobs) = connect(&state, 1);
+    let task = tokio::spawn(render::run(state.clone(), context(account, None)));
+    let job = next_job(&mut jobs).await;
+    assert_eq!(credits(&state, account).await, (100, 10), "10 held");
+    task.abort();
+    match tokio::time::timeout(Duration::from_secs(5), jobs.recv()).await {
+        Ok(Some(GatewayMessage::Cancel { job_id })) => assert_eq!(job_id, job),
+        other => panic!("expected a cancel, got {other:?}"),
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while credits(&state, account).await != (100, 0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the hold was not voided"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_silent_worker_times_out_and_is_refunded() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (_, mut jobs) = connect(&state, 1);
+    let task = tokio::spawn(render::run(state.clone(), context(account, None)));
+    next_job(&mut jobs).await;
+    let (failure, e) = task.await.unwrap().unwrap_err();
+    assert_eq!((failure, e.status.as_u16()), (Failure::Timeout, 504));
+    assert_eq!(credits(&state, account).await, (100, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_image_requests_never_overspend() {
+    let (state, account) = setup(35, Arc::new(PngOnly)).await;
+    let (worker, jobs) = connect(&state, 16);
+    render_everything(state.clone(), worker, jobs);
+    let requests: Vec<_> = (0..16)
+        .map(|_| tokio::spawn(render::run(state.clone(), context(account, None))))
+        .collect();
+    let mut ok = 0;
+    for r in requests {
+        match r.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err((failure, _)) => assert_eq!(failure, Failure::InsufficientCredits),
+        }
+    }
+    assert_eq!(ok, 3);
+    assert_eq!(credits(&state, account).await, (5, 0));
+    assert!(state
+        .store
+        .verify_ledger()
+        .await
+        .unwrap()
+        .discrepancies
+        .is_empty());
+}
+
+#[test]
+fn the_job_carries_the_baseline_negative_prompt_and_a_seed() {
+    let params = params::parse_generate(br#"{"prompt": "p", "negative_prompt": "cats"}"#).unwrap();
+    let job = job_request(params.clone());
+    assert_eq!(
+        job.negative_prompt,
+        format!("cats, {BASELINE_NEGATIVE_PROMPT}")
+    );
+    assert!(job.seed <= params::MAX_SEED);
+    let bare = job_request(ImageParams {
+        negative_prompt: String::new(),
+        ..params
+    });
+    assert_eq!(bare.negative_prompt, BASELINE_NEGATIVE_PROMPT);
+    assert!(request_id().starts_with("img-"));
+}
