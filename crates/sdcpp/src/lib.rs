@@ -25,6 +25,9 @@
 //!   timestamps). The sampler is the checkpoint's default (Euler ancestral for SD1/SD2).
 //! - **Seeds.** stable-diffusion.cpp takes an `i64` and treats negative seeds as "random", so the
 //!   top bit of the `u64` seed is dropped: seeds `s` and `s + 2^63` render the same image.
+//! - **Bad model files.** A missing path, a directory, a file the engine cannot parse, and a
+//!   GGUF whose tensors run past its end (the engine reads tensor data lazily, so it would not
+//!   notice at load time) are [`SdError::Load`] errors, never a panic or an abort.
 //! - **Privacy.** The engine's log is discarded during renders (its lines could quote a prompt);
 //!   while loading, its error lines become the [`SdError::Load`] reason.
 //!
@@ -46,6 +49,7 @@ use diffusion_rs_sys as sys;
 use shoal_protocol::worker::ImageJobRequest;
 
 mod encode;
+mod gguf;
 pub mod test_model;
 
 /// Why loading a model or rendering an image failed.
@@ -183,10 +187,13 @@ impl Engine {
             path: model.to_path_buf(),
             reason,
         };
-        // The engine aborts on some unreadable files rather than failing: check what we can.
+        // The engine reads tensor data lazily: check what can be checked before it starts.
         let meta = std::fs::metadata(model).map_err(|e| fail(e.to_string()))?;
         if !meta.is_file() {
             return Err(fail("not a file".into()));
+        }
+        if gguf::is_gguf(model) {
+            gguf::check(model).map_err(|e| fail(e.to_string()))?;
         }
         let path = model
             .to_str()

@@ -133,7 +133,7 @@ impl Net {
 
     fn linear(&mut self, name: &str, out: usize, inp: usize, bias: bool) {
         // TQ1_0 needs whole 256-weight rows; narrower matrices stay F16.
-        let fill = if inp % TQ1_0_BLOCK == 0 {
+        let fill = if inp.is_multiple_of(TQ1_0_BLOCK) {
             Fill::Ternary
         } else {
             Fill::Random
@@ -388,7 +388,7 @@ fn padding(len: u64) -> u64 {
 /// The tensors of the checkpoint `model` describes, in file order.
 fn tensors(model: &TinyModel) -> Vec<Tensor> {
     assert!(
-        model.unet_channels % 32 == 0 && model.vae_channels % 32 == 0,
+        model.unet_channels.is_multiple_of(32) && model.vae_channels.is_multiple_of(32),
         "widths must be multiples of 32 (group norms of 32 groups)"
     );
     let mut net = Net::default();

@@ -63,8 +63,10 @@ fn request(seed: u64) -> ImageJobRequest {
     }
 }
 
-/// Renders and returns the PNG with every progress call.
-fn render(req: &ImageJobRequest) -> (Vec<u8>, Vec<(u32, u32)>) {
+/// A PNG and every progress call made while rendering it.
+type Rendered = (Vec<u8>, Vec<(u32, u32)>);
+
+fn render(req: &ImageJobRequest) -> Rendered {
     let mut calls = Vec::new();
     let started = Instant::now();
     let png = engine()
@@ -85,8 +87,8 @@ fn render(req: &ImageJobRequest) -> (Vec<u8>, Vec<(u32, u32)>) {
 }
 
 /// The seed-7 128×128 render, shared by the tests that compare against it.
-fn reference() -> &'static (Vec<u8>, Vec<(u32, u32)>) {
-    static REFERENCE: OnceLock<(Vec<u8>, Vec<(u32, u32)>)> = OnceLock::new();
+fn reference() -> &'static Rendered {
+    static REFERENCE: OnceLock<Rendered> = OnceLock::new();
     REFERENCE.get_or_init(|| render(&request(7)))
 }
 

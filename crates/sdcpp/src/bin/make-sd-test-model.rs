@@ -28,7 +28,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
             let v = args.next().ok_or(format!("{name} needs a value"))?;
             v.parse::<usize>()
                 .ok()
-                .filter(|n| *n > 0 && n % 32 == 0)
+                .filter(|n| *n > 0 && n.is_multiple_of(32))
                 .ok_or(format!("{name}: a positive multiple of 32"))
         };
         match arg.as_str() {
