@@ -14,22 +14,21 @@ use shoal_protocol::worker::ImageJobRequest;
 use shoal_sdcpp::test_model::TinyModel;
 use shoal_sdcpp::{Engine, SdError};
 
-/// The checkpoint, written once per build (it is deterministic) under cargo's test tmp dir.
+/// The checkpoint, written once per test run (4 s) under cargo's test tmp dir: the file is
+/// replaced, never reused, so a change to the writer always reaches the tests.
 fn model_path() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
         let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sd1-tiny.gguf");
-        if !path.exists() {
-            let partial = path.with_extension(format!("partial-{}", std::process::id()));
-            let started = Instant::now();
-            let size = TinyModel::default().write(&partial).unwrap();
-            std::fs::rename(&partial, &path).unwrap();
-            eprintln!(
-                "wrote {} ({size} bytes) in {:?}",
-                path.display(),
-                started.elapsed()
-            );
-        }
+        let partial = path.with_extension(format!("partial-{}", std::process::id()));
+        let started = Instant::now();
+        let size = TinyModel::default().write(&partial).unwrap();
+        std::fs::rename(&partial, &path).unwrap();
+        eprintln!(
+            "wrote {} ({size} bytes) in {:?}",
+            path.display(),
+            started.elapsed()
+        );
         path
     })
 }
