@@ -20,7 +20,8 @@ fuzz_target!(|body: &[u8]| {
             let text_bytes: u64 = request
                 .messages
                 .iter()
-                .flat_map(|m| m.parts())
+                .filter_map(|m| m.content.as_ref())
+                .flat_map(|c| c.parts())
                 .map(|p| match p {
                     PartRef::Text(t) => t.len() as u64,
                     PartRef::Image(_) => 0,

@@ -56,13 +56,19 @@ fn reference(body: &[u8]) -> Vec<String> {
     let unterminated = &body[start..];
     let mut events = Vec::new();
     let mut data: Option<String> = None;
-    for line in lines.into_iter().chain((!unterminated.is_empty()).then_some(unterminated)) {
+    for line in lines
+        .into_iter()
+        .chain((!unterminated.is_empty()).then_some(unterminated))
+    {
         if line.is_empty() {
             events.extend(data.take());
             continue;
         }
         let (field, value) = match line.iter().position(|&b| b == b':') {
-            Some(c) => (&line[..c], line[c + 1..].strip_prefix(b" ").unwrap_or(&line[c + 1..])),
+            Some(c) => (
+                &line[..c],
+                line[c + 1..].strip_prefix(b" ").unwrap_or(&line[c + 1..]),
+            ),
             None => (line, &b""[..]),
         };
         if field == b"data" {
