@@ -91,13 +91,19 @@ impl StoreArgs {
 }
 
 fn init_logging(format: LogFormat) {
-    let mut filter = tracing_subscriber::EnvFilter::try_from_env("SHOAL_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
-    // tungstenite logs whole frames at TRACE, and frames carry prompts and completions: it
-    // never gets more than DEBUG, whatever SHOAL_LOG says.
-    for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
-        filter = filter.add_directive(directive.parse().expect("static directive"));
-    }
+    // The default shows our own info lines; llama.cpp's log is at debug (shoal-worker's
+    // `llama::log`), so a demo's banner is not buried under a model's metadata dump.
+    let filter = match tracing_subscriber::EnvFilter::try_from_env("SHOAL_LOG") {
+        // tungstenite logs whole frames at TRACE, and frames carry prompts and completions: it
+        // never gets more than DEBUG, whatever SHOAL_LOG says.
+        Ok(mut filter) => {
+            for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
+                filter = filter.add_directive(directive.parse().expect("static directive"));
+            }
+            filter
+        }
+        Err(_) => tracing_subscriber::EnvFilter::new("info,sqlx=warn"),
+    };
     // Colours only on a terminal: logs sent to a file or a collector stay plain text.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

@@ -79,20 +79,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
 
+    let state = AppState::with_limiter(config, store.clone(), limiter);
     let demo = if args.demo {
-        let models: Vec<String> = config
-            .catalog
-            .entries()
-            .iter()
-            .filter(|m| m.alias_of.is_none())
-            .map(|m| m.id.clone())
-            .collect();
-        Some(start_demo(&store, addr, &args.store, args.demo_gguf, models).await?)
+        Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {
         None
     };
 
-    let state = AppState::with_limiter(config, store.clone(), limiter);
     shoal_gateway::serve(listener, state, shutdown_signal()).await?;
     if let Some(worker) = demo {
         worker.abort();
@@ -125,14 +118,20 @@ async fn shutdown_signal() {
     tracing::info!("shutdown signal received; finishing in-flight requests");
 }
 
-/// `--demo`: a demo account and key, and an in-process llama worker on the test model.
+/// `--demo`: a demo account and key, and an in-process llama worker on the test model serving
+/// the catalog's models. The banner (key, a request to try) is printed once the worker serves,
+/// so that it is the last thing on the terminal and its request works at once.
 async fn start_demo(
-    store: &shoal_store::Store,
+    state: &AppState,
     addr: SocketAddr,
     store_args: &StoreArgs,
     gguf: Option<PathBuf>,
-    models: Vec<String>,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let models: Vec<String> = (state.config.catalog.entries().iter())
+        .filter(|m| m.alias_of.is_none())
+        .map(|m| m.id.clone())
+        .collect();
+    let store = &state.store;
     let now = shoal_gateway::now_ms();
     let email = format!("demo-{now}@shoal.local");
     let account = store.create_account(&email, now).await?;
@@ -146,12 +145,69 @@ async fn start_demo(
         Some(path) => (path, false),
         None => (demo_model(store_args)?, true),
     };
+    let args = demo_worker_args(addr, token.token, &gguf, &models)?;
+    let worker = tokio::spawn(async move {
+        if let Err(e) = shoal_worker::run_until(args, std::future::pending()).await {
+            tracing::error!(error = %e, "demo worker stopped");
+            eprintln!("demo worker stopped: {e:#}");
+        }
+    });
+
+    let model = models
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "large-27b-uncensored".into());
+    let banner = demo_banner(&email, &key.key, &format!("http://{addr}/api/v1"), &model);
+    let note = generated.then(|| random_weights_note(&gguf));
+    let (state, serving) = (state.clone(), worker.abort_handle());
+    tokio::spawn(async move {
+        // The worker loads the model and dials in; a worker that fails has said why, and the
+        // key is printed all the same.
+        while !state.pool.available(&model) && !serving.is_finished() {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        eprintln!("{banner}");
+        if let Some(note) = note {
+            eprintln!("{note}");
+        }
+    });
+    Ok(worker)
+}
+
+fn demo_banner(email: &str, key: &str, base: &str, model: &str) -> String {
+    format!(
+        "\n=== shoal demo ===\n\
+         demo account {email}: 1000 credits. API key (shown once, keep it):\n\n    {key}\n\n\
+         Try:\n    curl {base}/chat/completions -H 'Authorization: Bearer {key}' \\\n      \
+         -H 'Content-Type: application/json' \\\n      \
+         -d '{{\"model\":\"{model}\",\"messages\":[{{\"role\":\"user\",\"content\":\"Hello\"}}]}}'\n"
+    )
+}
+
+fn random_weights_note(gguf: &std::path::Path) -> String {
+    format!(
+        "NOTE: the demo model ({}) has random weights: its answers are noise. Loading,\n\
+         templating, sampling, streaming, token counting and billing are all real.\n\
+         To serve a real model: `shoal serve --demo --demo-gguf MODEL.gguf`, or run\n\
+         `shoal worker --backend llama --gguf MODEL.gguf …` (or `--backend openai\n\
+         --upstream URL` in front of vLLM / Ollama) against a normal `shoal serve`.\n",
+        gguf.display()
+    )
+}
+
+/// `shoal worker --backend llama` for the demo, through the worker's own argument parser.
+fn demo_worker_args(
+    addr: SocketAddr,
+    token: String,
+    gguf: &std::path::Path,
+    models: &[String],
+) -> anyhow::Result<shoal_worker::WorkerArgs> {
     let mut argv = vec![
         "worker".to_owned(),
         "--gateway".into(),
         format!("http://{addr}"),
         "--token".into(),
-        token.token,
+        token,
         "--backend".into(),
         "llama".into(),
         "--gguf".into(),
@@ -161,39 +217,11 @@ async fn start_demo(
         "--name".into(),
         "demo-worker".into(),
     ];
-    for m in &models {
+    for m in models {
         argv.push("--serve".into());
         argv.push(m.clone());
     }
-    let args = <DemoWorker as clap::Parser>::try_parse_from(argv)?.args;
-    let worker = tokio::spawn(async move {
-        if let Err(e) = shoal_worker::run_until(args, std::future::pending()).await {
-            tracing::error!(error = %e, "demo worker stopped");
-            eprintln!("demo worker stopped: {e:#}");
-        }
-    });
-
-    let base = format!("http://{addr}/api/v1");
-    eprintln!(
-        "\n=== shoal demo ===\n\
-         demo account {email}: 1000 credits. API key (shown once, keep it):\n\n    {key}\n\n\
-         Try:\n    curl {base}/chat/completions -H 'Authorization: Bearer {key}' \\\n      \
-         -H 'Content-Type: application/json' \\\n      \
-         -d '{{\"model\":\"{model}\",\"messages\":[{{\"role\":\"user\",\"content\":\"Hello\"}}]}}'\n",
-        key = key.key,
-        model = models.first().map(String::as_str).unwrap_or("large-27b-uncensored"),
-    );
-    if generated {
-        eprintln!(
-            "NOTE: the demo model ({}) has random weights: its answers are noise. Loading,\n\
-             templating, sampling, streaming, token counting and billing are all real.\n\
-             To serve a real model: `shoal serve --demo --demo-gguf MODEL.gguf`, or run\n\
-             `shoal worker --backend llama --gguf MODEL.gguf …` (or `--backend openai\n\
-             --upstream URL` in front of vLLM / Ollama) against a normal `shoal serve`.\n",
-            gguf.display()
-        );
-    }
-    Ok(worker)
+    Ok(<DemoWorker as clap::Parser>::try_parse_from(argv)?.args)
 }
 
 #[derive(clap::Parser)]
@@ -202,55 +230,19 @@ struct DemoWorker {
     args: shoal_worker::WorkerArgs,
 }
 
-/// The generated test model in the data folder, written by `scripts/make-test-model` on first
-/// use (Python with the `gguf` and `numpy` packages; the repository's `.venv` has them).
+/// The generated test model in the data folder, written afresh on every start (it takes a few
+/// milliseconds): the tiny random-weight model `scripts/make-test-model` also writes.
 fn demo_model(store_args: &StoreArgs) -> anyhow::Result<PathBuf> {
     let dir = store_args
         .data_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR));
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| anyhow::anyhow!("cannot create the data folder {}: {e}", dir.display()))?;
     let path = dir.join("demo-test-model.gguf");
-    if path.is_file() {
-        return Ok(path);
-    }
-    let script = ["scripts/make-test-model", "../scripts/make-test-model"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .or_else(|| {
-            let exe = std::env::current_exe().ok()?;
-            exe.ancestors()
-                .map(|a| a.join("scripts/make-test-model"))
-                .find(|p| p.is_file())
-        })
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "--demo generates its test model with scripts/make-test-model: run it from the \
-                 Shoal repository, or pass --demo-gguf FILE"
-            )
-        })?;
-    let root = script
-        .parent()
-        .and_then(|p| p.parent())
-        .map(PathBuf::from)
-        .unwrap_or_default();
-    let python = [root.join(".venv/bin/python"), PathBuf::from("python3")]
-        .into_iter()
-        .find(|p| p.is_file() || p.as_os_str() == "python3")
-        .unwrap_or_else(|| PathBuf::from("python3"));
-    eprintln!("writing the demo test model to {} …", path.display());
-    let status = std::process::Command::new(&python)
-        .arg(&script)
-        .arg(&path)
-        .status()
-        .map_err(|e| anyhow::anyhow!("running {} {}: {e}", python.display(), script.display()))?;
-    if !status.success() {
-        anyhow::bail!(
-            "{} failed ({status}): it needs the Python packages gguf and numpy \
-             (pip install gguf numpy), or pass --demo-gguf FILE",
-            script.display()
-        );
-    }
+    // 4096 tokens of context, as the script writes it by default.
+    #[cfg(feature = "llama")]
+    shoal_worker::llama::test_model::write(&path, 4096)
+        .map_err(|e| anyhow::anyhow!("cannot write the demo model {}: {e}", path.display()))?;
     Ok(path)
 }

@@ -16,8 +16,10 @@
 //! prompt tokens. Only then does the backend announce vision.
 
 pub mod grammar;
+mod log;
 pub mod output;
 pub mod template;
+pub mod test_model;
 
 use std::ffi::CString;
 use std::io::Read;
@@ -65,47 +67,12 @@ fn llama_backend() -> anyhow::Result<&'static LlamaBackend> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
-            // llama.cpp's own log lines go to tracing (target `llama-cpp-2`), filtered like ours.
-            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
-            // Except mtmd's: it writes every prompt it tokenizes into a debug line.
-            // SAFETY: the callback is a plain function that lives as long as the program.
-            unsafe { llama_cpp_sys_2::mtmd_helper_log_set(Some(mtmd_log), std::ptr::null_mut()) };
+            // llama.cpp's own log lines go to tracing, one level down (`log`).
+            log::install();
             LlamaBackend::init().map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| anyhow::anyhow!("llama.cpp did not initialise: {e}"))
-}
-
-/// mtmd's (and its clip's) log lines: debug ones are dropped, because mtmd logs the text of
-/// every prompt it tokenizes at that level; the rest go to tracing (target `mtmd`).
-unsafe extern "C" fn mtmd_log(
-    level: llama_cpp_sys_2::ggml_log_level,
-    text: *const std::ffi::c_char,
-    _user_data: *mut std::ffi::c_void,
-) {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    // A continuation line belongs to the line before it.
-    static DROPPING: AtomicBool = AtomicBool::new(false);
-    let dropping = match level {
-        llama_cpp_sys_2::GGML_LOG_LEVEL_CONT => DROPPING.load(Ordering::Relaxed),
-        llama_cpp_sys_2::GGML_LOG_LEVEL_DEBUG => true,
-        _ => false,
-    };
-    DROPPING.store(dropping, Ordering::Relaxed);
-    if dropping || text.is_null() {
-        return;
-    }
-    // SAFETY: mtmd passes a NUL-terminated string that is valid for this call.
-    let text = unsafe { std::ffi::CStr::from_ptr(text) }.to_string_lossy();
-    let text = text.trim_end();
-    if text.is_empty() {
-        return;
-    }
-    match level {
-        llama_cpp_sys_2::GGML_LOG_LEVEL_ERROR => tracing::error!(target: "mtmd", "{text}"),
-        llama_cpp_sys_2::GGML_LOG_LEVEL_WARN => tracing::warn!(target: "mtmd", "{text}"),
-        _ => tracing::info!(target: "mtmd", "{text}"),
-    }
 }
 
 /// Says what is wrong with a file that should be a GGUF (given as `flag`), before llama.cpp
