@@ -341,7 +341,7 @@ async fn job(
     }
     match plan {
         Plan::RetryableError => return send(error(ErrorCode::UpstreamUnavailable, true)),
-        Plan::FatalError => return send(error(ErrorCode::UpstreamRejected, false)),
+        Plan::FatalError => return send(error(ErrorCode::InferenceFailed, false)),
         Plan::VanishBeforeDelta(how) => return send(Out::Vanish(how)),
         _ => {}
     }
