@@ -348,10 +348,7 @@ impl Pool {
         let worker_id = least_loaded(&state, |w| w.serves(model), exclude)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
-        let worker = state
-            .workers
-            .get_mut(&worker_id)
-            .expect("chosen worker exists");
+        let worker = &state.workers[&worker_id];
         let message = GatewayMessage::Job {
             job_id: job_id.clone(),
             model: worker
@@ -361,16 +358,14 @@ impl Pool {
                 .unwrap_or_else(|| model.to_owned()),
             request: request.clone(),
         };
-        if worker.outbox.send(message).is_err() {
-            // The socket task is gone; its unregister is on the way.
-            return Err(DispatchError::Busy);
-        }
-        worker.jobs.insert(job_id.clone(), Sink::Chat(tx));
-        state.job_owner.insert(job_id.clone(), worker_id);
-        self.counters.dispatched.inc();
-        if !exclude.is_empty() {
-            self.counters.failovers.inc();
-        }
+        self.place(
+            &mut state,
+            worker_id,
+            &job_id,
+            message,
+            Sink::Chat(tx),
+            exclude,
+        )?;
         Ok(Job {
             id: job_id,
             worker: worker_id,
@@ -387,12 +382,8 @@ impl Pool {
         let worker_id = least_loaded(&state, Worker::renders_images, exclude)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
-        let worker = state
-            .workers
-            .get_mut(&worker_id)
-            .expect("chosen worker exists");
         // An image worker announces the one model it renders with.
-        let model = worker
+        let model = state.workers[&worker_id]
             .models
             .first()
             .map(|m| m.id.clone())
@@ -402,21 +393,48 @@ impl Pool {
             model: model.clone(),
             request: request.clone(),
         };
-        if worker.outbox.send(message).is_err() {
-            return Err(DispatchError::Busy);
-        }
-        worker.jobs.insert(job_id.clone(), Sink::Image(tx));
-        state.job_owner.insert(job_id.clone(), worker_id);
-        self.counters.dispatched.inc();
-        if !exclude.is_empty() {
-            self.counters.failovers.inc();
-        }
+        self.place(
+            &mut state,
+            worker_id,
+            &job_id,
+            message,
+            Sink::Image(tx),
+            exclude,
+        )?;
         Ok(ImageJob {
             id: job_id,
             worker: worker_id,
             model,
             events: rx,
         })
+    }
+
+    /// Sends `message` to the chosen worker and records the job as running there, counted as
+    /// a failover when other workers already failed this request.
+    fn place(
+        &self,
+        state: &mut State,
+        worker_id: WorkerId,
+        job_id: &str,
+        message: GatewayMessage,
+        sink: Sink,
+        exclude: &[WorkerId],
+    ) -> Result<(), DispatchError> {
+        let worker = state
+            .workers
+            .get_mut(&worker_id)
+            .expect("chosen worker exists");
+        if worker.outbox.send(message).is_err() {
+            // The socket task is gone; its unregister is on the way.
+            return Err(DispatchError::Busy);
+        }
+        worker.jobs.insert(job_id.to_owned(), sink);
+        state.job_owner.insert(job_id.to_owned(), worker_id);
+        self.counters.dispatched.inc();
+        if !exclude.is_empty() {
+            self.counters.failovers.inc();
+        }
+        Ok(())
     }
 
     /// Routes an event from worker `from` to its job. Events for jobs that worker does not
