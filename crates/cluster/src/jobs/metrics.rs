@@ -46,6 +46,8 @@ pub struct JobMetrics {
     pub served: Counter,
     /// Other replicas this one hears now.
     pub replicas: Gauge,
+    /// Other replicas' models this one can dispatch to (one peer per replica and model).
+    pub peers: Gauge,
     /// Replicas that went silent (their jobs here failed over or ended with an error).
     pub replicas_lost: Counter,
     /// 1 while the NATS connection is up.
@@ -61,6 +63,7 @@ impl Default for JobMetrics {
             first_event_seconds: Histogram::new(exponential_buckets(0.000_02, 2.0, 24)),
             served: Counter::default(),
             replicas: Gauge::default(),
+            peers: Gauge::default(),
             replicas_lost: Counter::default(),
             nats_up: Gauge::default(),
         }
@@ -94,6 +97,11 @@ impl JobMetrics {
             "replicas",
             "Other replicas heard within the last three heartbeats",
             self.replicas.clone(),
+        );
+        r.register(
+            "peers",
+            "Other replicas' models this one can dispatch to, one per replica and model",
+            self.peers.clone(),
         );
         r.register(
             "replicas_lost",

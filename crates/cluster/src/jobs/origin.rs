@@ -1,6 +1,7 @@
 //! The side of the replica that took a request: other replicas' offers become peers in its
 //! pool, and the jobs and cancels the pool sends a peer go to that replica.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -59,7 +60,13 @@ impl Link {
         if replicas.len() != known {
             tracing::info!(replica = %a.replica, "another replica joined");
         }
+        self.count(&replicas);
+    }
+
+    fn count(&self, replicas: &HashMap<String, Replica>) {
         self.metrics.replicas.set(replicas.len() as i64);
+        let peers = replicas.values().map(|r| r.peers.len()).sum::<usize>();
+        self.metrics.peers.set(peers as i64);
     }
 
     /// Drops the replicas silent for three heartbeats, failing the jobs they ran for us.
