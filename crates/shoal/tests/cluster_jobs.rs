@@ -167,7 +167,7 @@ async fn a_worker_on_one_replica_serves_clients_of_another() {
         return;
     };
     let (a, b) = (&c.servers[0], &c.servers[1]);
-    let (_, key) = account_with_key(&c.store, "jobs@example.com", 100_000, None);
+    let (_, key) = account_with_key(&c.store, "jobs@example.com", 100_000, Some(100_000));
     assert_eq!(c.availability(&key).await, [false; 3]);
     let up = Upstream::start(Duration::ZERO).await;
     let mut worker = WorkerProcess::start(b, &c.store, &up.url, 4);
@@ -253,7 +253,7 @@ async fn a_replica_killed_mid_stream_ends_the_stream_with_an_error_and_bills_wha
     let Some(mut c) = Cluster::start("jobs_kill_mid").await else {
         return;
     };
-    let (_, key) = account_with_key(&c.store, "mid@example.com", 100_000, None);
+    let (_, key) = account_with_key(&c.store, "mid@example.com", 100_000, Some(100_000));
     let up = Upstream::start(Duration::ZERO).await;
     let _worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
     c.wait_available(&key, true).await;
@@ -309,7 +309,7 @@ async fn a_replica_killed_before_the_first_token_is_retried_on_another() {
     let Some(mut c) = Cluster::start("jobs_kill_first").await else {
         return;
     };
-    let (_, key) = account_with_key(&c.store, "first@example.com", 100_000, None);
+    let (_, key) = account_with_key(&c.store, "first@example.com", 100_000, Some(100_000));
     // B's upstream never gets to its first token; C's answers at once.
     let slow = Upstream::start(Duration::from_secs(120)).await;
     let fast = Upstream::start(Duration::ZERO).await;
@@ -353,4 +353,86 @@ async fn a_replica_killed_before_the_first_token_is_retried_on_another() {
     assert_eq!(metric(&c.servers[0], "shoal_job_failovers_total").await, 1);
     c.servers.remove(1);
     c.finish().await;
+}
+
+/// A `nats-server` of the test's own, on `port`.
+struct OwnNats(std::process::Child);
+
+impl OwnNats {
+    fn start(port: u16) -> Option<OwnNats> {
+        let child = std::process::Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        match child {
+            Ok(c) => Some(OwnNats(c)),
+            Err(_) if std::env::var("SHOAL_TEST_NATS").as_deref() == Ok("skip") => {
+                eprintln!("SKIPPED: no nats-server to start (SHOAL_TEST_NATS=skip)");
+                None
+            }
+            Err(e) => panic!("cannot start nats-server (set SHOAL_TEST_NATS=skip to skip): {e}"),
+        }
+    }
+}
+
+impl Drop for OwnNats {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Replicas whose NATS is down serve their own workers alone and say so; once NATS is up they
+/// join without a restart.
+#[tokio::test]
+async fn replicas_without_nats_run_alone_and_join_once_it_is_up() {
+    let Some(db) = PgDb::create("jobs_nats_down").await else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = format!("nats_url = \"nats://shoal:s3cret-pw@127.0.0.1:{port}\"\n");
+    let store = Loc::Url(db.url.clone());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let a = Server::start_on(dirs[0].path(), store.clone(), Some(&config));
+    let b = Server::start_on(dirs[1].path(), store.clone(), Some(&config));
+    let (_, key) = account_with_key(&store, "down@example.com", 100_000, Some(100_000));
+    let up = Upstream::start(Duration::ZERO).await;
+    let _worker = WorkerProcess::start(&b, &store, &up.url, 2);
+    wait_until("B serves its own clients", WAIT, async || {
+        post(&b, &key, &body("hi", false)).await.status() == StatusCode::OK
+    })
+    .await;
+    let r = post(&a, &key, &body("hi", false)).await;
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    for s in [&a, &b] {
+        assert_eq!(metric(s, "shoal_cluster_nats_up").await, 0);
+        let logs = s.logs();
+        assert!(
+            logs.contains("ERROR") && logs.contains("NATS is not reachable"),
+            "{logs}"
+        );
+        assert!(
+            !logs.contains("s3cret-pw"),
+            "the URL's password reached the log"
+        );
+    }
+
+    let Some(_nats) = OwnNats::start(port) else {
+        return;
+    };
+    wait_until(
+        "A reaches B's worker",
+        Duration::from_secs(30),
+        async || post(&a, &key, &body("hi", false)).await.status() == StatusCode::OK,
+    )
+    .await;
+    assert_eq!(metric(&a, "shoal_cluster_nats_up").await, 1);
+    assert!(a.logs().contains("connected to NATS"));
+    drop((a, b));
+    db.drop_db().await;
 }

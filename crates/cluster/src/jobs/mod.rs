@@ -20,10 +20,12 @@ mod runner;
 pub mod wire;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 use shoal_gateway::peers::Peers;
 use shoal_gateway::pool::WorkerId;
@@ -70,12 +72,13 @@ impl NatsPeers {
     pub async fn connect(url: &str, prefix: &str) -> anyhow::Result<Self> {
         let metrics = JobMetrics::default();
         let up = metrics.nats_up.clone();
+        let down = Arc::new(AtomicBool::new(false));
         let client = async_nats::ConnectOptions::new()
             .name("shoal-serve")
             .retry_on_initial_connect()
             .event_callback(move |event| {
-                let up = up.clone();
-                async move { on_event(&up, event) }
+                let (up, down) = (up.clone(), down.clone());
+                async move { on_event(&up, &down, event) }
             })
             .connect(url)
             .await
@@ -97,23 +100,26 @@ impl NatsPeers {
     }
 }
 
-fn on_event(up: &prometheus_client::metrics::gauge::Gauge, event: async_nats::Event) {
+/// Logs the connection's ups and downs: one `ERROR` when it goes down (and none for each
+/// failed retry after it), one line when it is back.
+fn on_event(up: &Gauge, down: &AtomicBool, event: async_nats::Event) {
     match event {
         async_nats::Event::Connected => {
             up.set(1);
+            down.store(false, Ordering::Relaxed);
             tracing::info!("connected to NATS");
         }
-        async_nats::Event::Disconnected => {
+        async_nats::Event::Disconnected | async_nats::Event::ClientError(_) => {
             up.set(0);
-            tracing::error!(
-                "the NATS connection is lost; until it is back no job crosses to or from other replicas"
-            );
+            if !down.swap(true, Ordering::Relaxed) {
+                tracing::error!(
+                    "NATS is not reachable; until it is, no job crosses to or from other replicas"
+                );
+            }
         }
-        async_nats::Event::SlowConsumer(_) => {
-            tracing::error!(
-                "a NATS subscription fell behind; some cross-replica messages were dropped"
-            )
-        }
+        async_nats::Event::SlowConsumer(_) => tracing::error!(
+            "a NATS subscription fell behind; some cross-replica messages were dropped"
+        ),
         other => tracing::warn!(event = %other, "NATS"),
     }
 }
