@@ -186,6 +186,14 @@ impl Link {
     /// Sends the job and waits for the runner's answer: taken, or the code it failed with.
     async fn hand_over(&self, replica: &str, forward: &Forward) -> Result<(), ErrorCode> {
         let body = serde_json::to_vec(forward).expect("jobs serialize");
+        if body.len() > self.client.server_info().max_payload {
+            tracing::error!(
+                bytes = body.len(),
+                "a job is larger than NATS's max_payload and cannot cross to another replica; raise max_payload (docs/deploy.md)"
+            );
+            self.metrics.handed_over(HandOver::Unreachable);
+            return Err(ErrorCode::BadJob);
+        }
         let wait = self.state().config.queue_timeout + ANSWER_SLACK;
         let request = async_nats::Request::new()
             .payload(body.into())
