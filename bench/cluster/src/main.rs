@@ -223,12 +223,27 @@ fn report(concurrency: usize, mut same: Vec<Duration>, mut cross: Vec<Duration>)
 }
 
 async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
-    let account = admin(&args.shoal, &db.url, &["account", "create", "--email", "b@x.io"])?;
-    let grant = ["credits", "grant", "--account", &account, "--credits", "100000000"];
+    let account = admin(
+        &args.shoal,
+        &db.url,
+        &["account", "create", "--email", "b@x.io"],
+    )?;
+    let grant = [
+        "credits",
+        "grant",
+        "--account",
+        &account,
+        "--credits",
+        "100000000",
+    ];
     admin(&args.shoal, &db.url, &grant)?;
     let key = ["key", "create", "--account", &account, "--rpm", "10000000"];
     let key = admin(&args.shoal, &db.url, &key)?;
-    let token = admin(&args.shoal, &db.url, &["worker-token", "create", "--name", "b"])?;
+    let token = admin(
+        &args.shoal,
+        &db.url,
+        &["worker-token", "create", "--name", "b"],
+    )?;
     let prefix = format!("shoalbench{}", std::process::id());
     let a = start_replica(&args.shoal, &db.url, &args.nats, &prefix)?;
     let b = start_replica(&args.shoal, &db.url, &args.nats, &prefix)?;
