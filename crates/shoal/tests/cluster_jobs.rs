@@ -304,6 +304,40 @@ async fn a_replica_killed_mid_stream_ends_the_stream_with_an_error_and_bills_wha
     c.finish().await;
 }
 
+/// The replica that took a request dies: the job its worker ran elsewhere is cancelled there.
+#[tokio::test]
+async fn a_job_whose_replica_died_is_cancelled_where_it_runs() {
+    let Some(mut c) = Cluster::start("jobs_kill_origin").await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "origin@example.com", 100_000, Some(100_000));
+    let up = Upstream::start(Duration::ZERO).await;
+    let _worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
+    c.wait_available(&key, true).await;
+    let r = post(
+        &c.servers[0],
+        &key,
+        &body("[[chunks 2000]] [[delay_ms 20]]", true),
+    )
+    .await;
+    let mut stream = r.bytes_stream();
+    read_chunks(&mut stream, 3).await;
+    c.servers[0].child.kill().unwrap();
+    c.servers[0].child.wait().unwrap();
+    wait_until("the upstream hears the cancel", WAIT, async || {
+        up.hung_up() == 1
+    })
+    .await;
+    assert_eq!(
+        up.counts.finished.load(std::sync::atomic::Ordering::SeqCst),
+        0
+    );
+    let b = &c.servers[1];
+    assert_eq!(metric(b, "shoal_cluster_replicas_lost_total").await, 1);
+    c.servers.remove(0);
+    c.finish().await;
+}
+
 #[tokio::test]
 async fn a_replica_killed_before_the_first_token_is_retried_on_another() {
     let Some(mut c) = Cluster::start("jobs_kill_first").await else {

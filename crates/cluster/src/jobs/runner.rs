@@ -91,14 +91,16 @@ impl Link {
     /// silent, and takes its slot back when the worker ignores a cancel.
     async fn relay_back(&self, key: &(String, String), job: &mut Job) {
         let subject = self.subjects.events(&key.0, &key.1);
+        // Checked however busy the job's stream is.
+        let mut check = tokio::time::interval(ORIGIN_CHECK);
+        check.tick().await;
         loop {
-            let event = match tokio::time::timeout(ORIGIN_CHECK, job.events.recv()).await {
-                Ok(Some(event)) => event,
-                Ok(None) => JobEvent::Failed {
+            let event = tokio::select! {
+                event = job.events.recv() => event.unwrap_or(JobEvent::Failed {
                     code: ErrorCode::WorkerLost,
                     retryable: true,
-                },
-                Err(_) => {
+                }),
+                _ = check.tick() => {
                     if self.stop_if_orphaned(key, job) {
                         return;
                     }
