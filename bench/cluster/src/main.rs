@@ -13,8 +13,9 @@
 //! Two `shoal serve` replicas on a throwaway PostgreSQL database (made and dropped by the run)
 //! and NATS (under a subject prefix of the run's own); one simulated worker on B that answers
 //! every job at once (one delta, then `done`), so what differs between the two paths is the
-//! hop. Non-streamed requests, so a request's latency is its time to first token plus one
-//! frame. At concurrency 1 and 32; every request has a 30 s limit.
+//! hop. Whole (non-streamed) requests at concurrency 1 and 32, timed to their end; streamed
+//! ones at concurrency 1, timed to their first chunk (the time to first token). Every request
+//! has a 30 s limit.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -175,16 +176,26 @@ async fn answer_everything(mut ws: Socket, heartbeat: Duration) {
     }
 }
 
+/// How a request is sent and what of it is timed.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// One JSON body, timed to its end.
+    Whole,
+    /// `stream: true`, timed to the first chunk of the body (the time to first token).
+    FirstChunk,
+}
+
 /// `n` requests to `base` from `concurrency` clients at once; each one's latency.
 async fn burst(
     c: &reqwest::Client,
     base: &str,
     key: &str,
-    n: usize,
-    concurrency: usize,
+    (n, concurrency): (usize, usize),
+    mode: Mode,
 ) -> anyhow::Result<Vec<Duration>> {
     let url = format!("{base}/api/v1/chat/completions");
     let body = serde_json::json!({"model": MODEL, "max_tokens": 16,
+        "stream": mode == Mode::FirstChunk,
         "messages": [{"role": "user", "content": "bench"}]});
     let client = |_| async {
         let mut out = Vec::with_capacity(n / concurrency);
@@ -192,8 +203,15 @@ async fn burst(
             let started = Instant::now();
             let r = c.post(&url).bearer_auth(key).json(&body).send().await?;
             anyhow::ensure!(r.status() == 200, "status {}", r.status());
-            r.bytes().await?;
-            out.push(started.elapsed());
+            let mut chunks = r.bytes_stream();
+            anyhow::ensure!(chunks.next().await.transpose()?.is_some(), "an empty body");
+            if mode == Mode::FirstChunk {
+                out.push(started.elapsed());
+            }
+            while chunks.next().await.transpose()?.is_some() {}
+            if mode == Mode::Whole {
+                out.push(started.elapsed());
+            }
         }
         Ok(out)
     };
@@ -206,14 +224,14 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1e3
 }
 
-/// Prints one table row per path and the cross-replica path's added latency.
-fn report(concurrency: usize, mut same: Vec<Duration>, mut cross: Vec<Duration>) {
+/// Prints one table row: both paths and the cross-replica path's added latency.
+fn report(what: &str, mut same: Vec<Duration>, mut cross: Vec<Duration>) {
     same.sort_unstable();
     cross.sort_unstable();
     let (s50, s99) = (percentile(&same, 0.5), percentile(&same, 0.99));
     let (c50, c99) = (percentile(&cross, 0.5), percentile(&cross, 0.99));
     println!(
-        "| {concurrency} | {} | {s50:.2} | {s99:.2} | {c50:.2} | {c99:.2} | {:+.2} ({:.2}×) | {:+.2} ({:.2}×) |",
+        "| {what} | {} | {s50:.2} | {s99:.2} | {c50:.2} | {c99:.2} | {:+.2} ({:.2}×) | {:+.2} ({:.2}×) |",
         same.len(),
         c50 - s50,
         c50 / s50,
@@ -254,22 +272,27 @@ async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
         .timeout(Duration::from_secs(30))
         .build()?;
     let deadline = Instant::now() + Duration::from_secs(30);
-    while burst(&c, &a.base, &key, 1, 1).await.is_err() {
+    while burst(&c, &a.base, &key, (1, 1), Mode::Whole).await.is_err() {
         anyhow::ensure!(Instant::now() < deadline, "A never reached B's worker");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    println!("| concurrency | requests per path | same p50 ms | same p99 ms | cross p50 ms | cross p99 ms | added p50 | added p99 |");
+    println!("| requests | per path | same p50 ms | same p99 ms | cross p50 ms | cross p99 ms | added p50 | added p99 |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
-    for concurrency in [1, 32] {
-        let n = args.per_round.max(concurrency);
-        burst(&c, &b.base, &key, n, concurrency).await?; // warm-up
-        burst(&c, &a.base, &key, n, concurrency).await?;
+    let cases = [
+        ("whole, c=1", 1, Mode::Whole),
+        ("whole, c=32", 32, Mode::Whole),
+        ("stream TTFT, c=1", 1, Mode::FirstChunk),
+    ];
+    for (what, concurrency, mode) in cases {
+        let n = (args.per_round.max(concurrency), concurrency);
+        burst(&c, &b.base, &key, n, mode).await?; // warm-up
+        burst(&c, &a.base, &key, n, mode).await?;
         let (mut same, mut cross) = (Vec::new(), Vec::new());
         for _ in 0..args.rounds {
-            same.extend(burst(&c, &b.base, &key, n, concurrency).await?);
-            cross.extend(burst(&c, &a.base, &key, n, concurrency).await?);
+            same.extend(burst(&c, &b.base, &key, n, mode).await?);
+            cross.extend(burst(&c, &a.base, &key, n, mode).await?);
         }
-        report(concurrency, same, cross);
+        report(what, same, cross);
     }
     Ok(())
 }
