@@ -94,10 +94,15 @@ fn init_logging(format: LogFormat) {
     // The default shows our own info lines; llama.cpp's log is at debug (shoal-worker's
     // `llama::log`), so a demo's banner is not buried under a model's metadata dump.
     let filter = match tracing_subscriber::EnvFilter::try_from_env("SHOAL_LOG") {
-        // tungstenite logs whole frames at TRACE, and frames carry prompts and completions: it
-        // never gets more than DEBUG, whatever SHOAL_LOG says.
+        // tungstenite logs whole frames at TRACE, and async-nats whole messages, and both
+        // carry prompts and completions: they never get more than DEBUG, whatever SHOAL_LOG
+        // says.
         Ok(mut filter) => {
-            for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
+            for directive in [
+                "tungstenite=debug",
+                "tokio_tungstenite=debug",
+                "async_nats=debug",
+            ] {
                 filter = filter.add_directive(directive.parse().expect("static directive"));
             }
             filter
