@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tracing_subscriber::filter::LevelFilter;
 
 mod admin;
 mod serve;
@@ -94,16 +95,20 @@ fn init_logging(format: LogFormat) {
     // The default shows our own info lines; llama.cpp's log is at debug (shoal-worker's
     // `llama::log`), so a demo's banner is not buried under a model's metadata dump.
     let filter = match tracing_subscriber::EnvFilter::try_from_env("SHOAL_LOG") {
-        // tungstenite logs whole frames at TRACE, and async-nats whole messages, and both
-        // carry prompts and completions: they never get more than DEBUG, whatever SHOAL_LOG
-        // says.
+        // tungstenite logs whole frames at TRACE, and frames carry prompts and completions: it
+        // never gets more than DEBUG, whatever SHOAL_LOG says.
         Ok(mut filter) => {
-            for directive in [
-                "tungstenite=debug",
-                "tokio_tungstenite=debug",
-                "async_nats=debug",
-            ] {
+            for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
                 filter = filter.add_directive(directive.parse().expect("static directive"));
+            }
+            // async-nats logs whole messages (prompts) at TRACE and its server's URL
+            // (password) at DEBUG: it never gets more than INFO.
+            let verbose = filter
+                .max_level_hint()
+                .is_none_or(|l| l > LevelFilter::INFO);
+            if verbose {
+                let cap = "async_nats=info".parse().expect("static directive");
+                filter = filter.add_directive(cap);
             }
             filter
         }
