@@ -2,16 +2,20 @@
 //!
 //! PostgreSQL already holds what must be durable (the ledger, keys; `shoal-store`). This
 //! crate holds the rest of what replicas share: rate limits, exact across replicas, in Redis
-//! ([`ratelimit::RedisGcra`]). Each piece implements a seam the gateway defines (here its
-//! `RateLimiter` trait), so the gateway knows nothing of Redis, and a single replica without
-//! any of this runs exactly as before.
+//! ([`ratelimit::RedisGcra`]), and jobs that cross to the replica whose worker runs them,
+//! over NATS ([`jobs::NatsPeers`]). Each piece implements a seam the gateway defines (its
+//! `RateLimiter` and `Peers` traits), so the gateway knows nothing of Redis or NATS, and a
+//! single replica without any of this runs exactly as before.
 
+pub mod jobs;
 pub mod ratelimit;
 
 use std::sync::Arc;
 
+use shoal_gateway::peers::Peers;
 use shoal_gateway::ratelimit::{LocalGcra, RateLimiter};
 
+pub use jobs::NatsPeers;
 pub use ratelimit::RedisGcra;
 
 /// Prefix of every Redis key Shoal writes unless configured otherwise.
@@ -24,6 +28,10 @@ pub struct ClusterConfig {
     pub redis_url: Option<String>,
     /// Prefix of every Redis key; [`DEFAULT_KEY_PREFIX`] when absent.
     pub redis_key_prefix: Option<String>,
+    /// `nats://…`; absent, requests reach only the workers connected to this replica.
+    pub nats_url: Option<String>,
+    /// Prefix of every NATS subject; [`jobs::DEFAULT_SUBJECT_PREFIX`] when absent.
+    pub nats_subject_prefix: Option<String>,
 }
 
 impl ClusterConfig {
@@ -37,5 +45,14 @@ impl ClusterConfig {
             .as_deref()
             .unwrap_or(DEFAULT_KEY_PREFIX);
         Ok(Arc::new(RedisGcra::connect(url, prefix).await?))
+    }
+
+    /// The link to other replicas this configuration asks for: NATS when a URL is set.
+    pub async fn peers(&self) -> anyhow::Result<Option<Arc<dyn Peers>>> {
+        let Some(url) = &self.nats_url else {
+            return Ok(None);
+        };
+        let prefix = (self.nats_subject_prefix.as_deref()).unwrap_or(jobs::DEFAULT_SUBJECT_PREFIX);
+        Ok(Some(Arc::new(NatsPeers::connect(url, prefix).await?)))
     }
 }

@@ -33,6 +33,11 @@ pub struct FileConfig {
     /// Prefix of every Redis key Shoal writes [default: `shoal:`]; replicas that share limits
     /// share it, separate deployments on one Redis use different ones.
     pub redis_key_prefix: Option<String>,
+    /// NATS shared by several replicas, so that a request reaches a worker connected to any
+    /// of them (`nats://…`); absent, only this process's workers. Read by the binary.
+    pub nats_url: Option<String>,
+    /// Prefix of every NATS subject Shoal uses [default: `shoal`]; one per deployment.
+    pub nats_subject_prefix: Option<String>,
     /// Largest request body accepted, in bytes.
     pub body_limit_bytes: Option<usize>,
     /// Requests per minute for keys that have no limit of their own.

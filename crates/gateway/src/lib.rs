@@ -17,6 +17,7 @@ pub mod images;
 pub mod metrics;
 pub mod observe;
 pub mod openapi;
+pub mod peers;
 pub mod pool;
 pub mod pricing;
 pub mod ratelimit;
@@ -87,11 +88,26 @@ impl AppState {
         limiter: Arc<dyn RateLimiter>,
         image_check: Arc<dyn images::check::OutputCheck>,
     ) -> Self {
+        Self::with_peers(config, store, limiter, image_check, None)
+    }
+
+    /// [`AppState::with_parts`] joined to other replicas through `peers` (see `peers`); must
+    /// be called inside the runtime when `peers` is set.
+    pub fn with_peers(
+        config: GatewayConfig,
+        store: Store,
+        limiter: Arc<dyn RateLimiter>,
+        image_check: Arc<dyn images::check::OutputCheck>,
+        peers: Option<Arc<dyn peers::Peers>>,
+    ) -> Self {
         let pool = Pool::new(config.queue_timeout, config.max_queued);
         let mut metrics = metrics::Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
         metrics.register_pool(&pool.counters);
-        AppState(Arc::new(Inner {
+        if let Some(p) = &peers {
+            p.register_metrics(metrics.registry_mut());
+        }
+        let state = AppState(Arc::new(Inner {
             pool,
             config,
             store,
@@ -99,7 +115,11 @@ impl AppState {
             key_cache: KeyCache::default(),
             metrics,
             image_check,
-        }))
+        }));
+        if let Some(p) = peers {
+            p.join(state.clone());
+        }
+        state
     }
 }
 

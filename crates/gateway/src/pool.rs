@@ -10,6 +10,11 @@
 //!
 //! Chat jobs go only to text workers serving the model; image jobs (`dispatch_image`) only to
 //! workers of kind `image`, whichever image model they announced.
+//!
+//! A peer is another replica's workers for one model, as this replica sees them (`shoal-cluster`
+//! registers and feeds them): its outbox leads to that replica, which runs the job on a worker
+//! of its own. A chat job goes to a peer only when no worker connected here has a free slot;
+//! the relay cannot tell the two apart, so failover, cancel and settlement are the same.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,6 +85,8 @@ struct Worker {
     outbox: mpsc::UnboundedSender<GatewayMessage>,
     /// Jobs in flight on this worker, by job id.
     jobs: HashMap<String, Sink>,
+    /// Another replica's workers, reached through it (see the module documentation).
+    peer: bool,
 }
 
 impl Worker {
@@ -242,7 +249,6 @@ impl Pool {
         capacity: u32,
         outbox: mpsc::UnboundedSender<GatewayMessage>,
     ) -> WorkerId {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let worker = Worker {
             kind,
             models,
@@ -250,7 +256,13 @@ impl Pool {
             capacity: capacity.max(1),
             outbox,
             jobs: HashMap::new(),
+            peer: false,
         };
+        self.insert(worker)
+    }
+
+    fn insert(&self, worker: Worker) -> WorkerId {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.lock().workers.insert(id, worker);
         self.slot_freed.notify_waiters();
         id
@@ -288,7 +300,18 @@ impl Pool {
         request: &JobRequest,
         exclude: &[WorkerId],
     ) -> Result<Job, DispatchError> {
-        self.when_free(|| self.try_dispatch(model, request, exclude))
+        self.when_free(|| self.try_dispatch(model, request, exclude, false))
+            .await
+    }
+
+    /// [`Pool::dispatch`] to the workers connected here only: for a job another replica
+    /// forwarded, which must not travel on.
+    pub async fn dispatch_here(
+        &self,
+        model: &str,
+        request: &JobRequest,
+    ) -> Result<Job, DispatchError> {
+        self.when_free(|| self.try_dispatch(model, request, &[], true))
             .await
     }
 
@@ -343,9 +366,15 @@ impl Pool {
         model: &str,
         request: &JobRequest,
         exclude: &[WorkerId],
+        here_only: bool,
     ) -> Result<Job, DispatchError> {
         let mut state = self.lock();
-        let worker_id = least_loaded(&state, |w| w.serves(model), exclude)?;
+        // A worker connected here first; another replica's only when none has a free slot.
+        let here = least_loaded(&state, |w| w.serves(model) && !w.peer, exclude);
+        let worker_id = match here {
+            Err(_) if !here_only => least_loaded(&state, |w| w.serves(model), exclude),
+            here => here,
+        }?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = &state.workers[&worker_id];
@@ -545,5 +574,79 @@ fn least_loaded(
         Some((id, _)) => Ok(id),
         None if any => Err(DispatchError::Busy),
         None => Err(DispatchError::NoWorker),
+    }
+}
+
+/// What this replica's own workers offer for one model, as other replicas are told.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    /// The model with the capabilities of its workers here (OR over them).
+    pub model: ServedModel,
+    /// Free slots over the workers serving it (a worker serving several models counts for each).
+    pub free: u32,
+}
+
+/// The peers' side of the pool, used by `shoal-cluster`.
+impl Pool {
+    /// Adds another replica's workers for `model` as one peer, whose jobs go to `outbox`.
+    pub fn register_peer(
+        &self,
+        model: ServedModel,
+        capacity: u32,
+        outbox: mpsc::UnboundedSender<GatewayMessage>,
+    ) -> WorkerId {
+        self.insert(Worker {
+            kind: WorkerKind::Upstream,
+            models: vec![model],
+            announced: HashMap::new(),
+            capacity,
+            outbox,
+            jobs: HashMap::new(),
+            peer: true,
+        })
+    }
+
+    /// Sets what a peer offers: `free` slots beside the jobs this replica runs on it now.
+    pub fn update_peer(&self, id: WorkerId, model: ServedModel, free: u32) {
+        let mut state = self.lock();
+        if let Some(w) = state.workers.get_mut(&id).filter(|w| w.peer) {
+            w.models = vec![model];
+            w.capacity = free.saturating_add(w.jobs.len() as u32);
+        }
+        drop(state);
+        self.slot_freed.notify_waiters();
+    }
+
+    /// Every model a worker connected here serves, with its free slots; peers not included.
+    pub fn offers(&self) -> Vec<Offer> {
+        let state = self.lock();
+        let mut offers: Vec<Offer> = Vec::new();
+        let here = state
+            .workers
+            .values()
+            .filter(|w| !w.peer && !w.renders_images());
+        for w in here {
+            let free = w.capacity.saturating_sub(w.jobs.len() as u32);
+            for m in &w.models {
+                match offers.iter_mut().find(|o| o.model.id == m.id) {
+                    Some(o) => {
+                        o.free = o.free.saturating_add(free);
+                        o.model.tools |= m.tools;
+                        o.model.vision |= m.vision;
+                        o.model.reasoning |= m.reasoning;
+                    }
+                    None => offers.push(Offer {
+                        model: m.clone(),
+                        free,
+                    }),
+                }
+            }
+        }
+        offers
+    }
+
+    /// True while `job_id` runs on worker (or peer) `id`.
+    pub fn runs(&self, id: WorkerId, job_id: &str) -> bool {
+        self.lock().job_owner.get(job_id) == Some(&id)
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tracing_subscriber::filter::LevelFilter;
 
 mod admin;
 mod serve;
@@ -99,6 +100,15 @@ fn init_logging(format: LogFormat) {
         Ok(mut filter) => {
             for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
                 filter = filter.add_directive(directive.parse().expect("static directive"));
+            }
+            // async-nats logs whole messages (prompts) at TRACE and its server's URL
+            // (password) at DEBUG: it never gets more than INFO.
+            let verbose = filter
+                .max_level_hint()
+                .is_none_or(|l| l > LevelFilter::INFO);
+            if verbose {
+                let cap = "async_nats=info".parse().expect("static directive");
+                filter = filter.add_directive(cap);
             }
             filter
         }

@@ -43,6 +43,13 @@ struct ClusterArgs {
     /// Prefix of the Redis keys Shoal writes [default: shoal:].
     #[arg(long, env = "SHOAL_REDIS_KEY_PREFIX")]
     redis_key_prefix: Option<String>,
+    /// NATS, so that a request reaches a worker connected to any replica (nats://HOST:PORT)
+    /// [default: only this process's workers].
+    #[arg(long, env = "SHOAL_NATS_URL")]
+    nats_url: Option<String>,
+    /// Prefix of the NATS subjects Shoal uses, one per deployment [default: shoal].
+    #[arg(long, env = "SHOAL_NATS_SUBJECT_PREFIX")]
+    nats_subject_prefix: Option<String>,
 }
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -66,8 +73,11 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .cluster
             .redis_key_prefix
             .or(file.redis_key_prefix.take()),
+        nats_url: args.cluster.nats_url.or(file.nats_url.take()),
+        nats_subject_prefix: (args.cluster.nats_subject_prefix).or(file.nats_subject_prefix.take()),
     };
     let limiter = cluster.rate_limiter().await?;
+    let peers = cluster.peers().await?;
     let config = GatewayConfig::from_file(file)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -79,7 +89,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
 
-    let state = AppState::with_limiter(config, store.clone(), limiter);
+    let check = std::sync::Arc::new(shoal_gateway::images::check::PngOnly);
+    let state = AppState::with_peers(config, store.clone(), limiter, check, peers);
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {

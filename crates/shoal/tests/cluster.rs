@@ -10,41 +10,15 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
+use common::cluster::redis_or_skip;
 use common::worker::{send, welcomed_worker, Socket};
 use common::{account_with_key, admin, error_of, get_json, Loc, PgDb, Server};
 use futures::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-/// The Redis URL, or `None` (after saying so) when it is unreachable and skipping is allowed.
-fn redis_or_skip() -> Option<String> {
-    let url = std::env::var("SHOAL_TEST_REDIS_URL")
-        .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
-    let addr = url.trim_start_matches("redis://").trim_end_matches('/');
-    let pong = || -> std::io::Result<bool> {
-        let addr = std::net::ToSocketAddrs::to_socket_addrs(addr)?
-            .next()
-            .ok_or(std::io::ErrorKind::NotFound)?;
-        let mut s = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(1))?;
-        s.set_read_timeout(Some(Duration::from_secs(1)))?;
-        s.write_all(b"PING\r\n")?;
-        let mut buf = [0u8; 7];
-        s.read_exact(&mut buf)?;
-        Ok(&buf == b"+PONG\r\n")
-    };
-    if pong().unwrap_or(false) {
-        return Some(url);
-    }
-    if std::env::var("SHOAL_TEST_REDIS").as_deref() == Ok("skip") {
-        eprintln!("SKIPPED: no Redis at {url} (SHOAL_TEST_REDIS=skip)");
-        return None;
-    }
-    panic!("no Redis answers at {url} (set SHOAL_TEST_REDIS=skip to skip)");
-}
 
 /// Three replicas on one database, sharing Redis under a prefix of their own.
 struct Replicas {

@@ -2,6 +2,8 @@
 //! throwaway PostgreSQL database).
 #![allow(dead_code)]
 
+pub mod cluster;
+pub mod upstream;
 pub mod worker;
 
 use std::ffi::OsString;

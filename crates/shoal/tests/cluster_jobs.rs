@@ -1,0 +1,472 @@
+//! Jobs across replicas: three real `shoal serve` processes on one throwaway PostgreSQL
+//! database, the real Redis and the real NATS (subjects and keys under prefixes of this run's
+//! own), with real `shoal worker --backend openai` processes in front of a scripted upstream
+//! (`common::upstream`). A client on replica A is served by a worker connected to replica B:
+//! whole answers, streams with usage, tool calls, a client that hangs up; B killed with
+//! SIGKILL mid-stream, and before the first token while replica C has a worker too;
+//! `available` on `/models` the same on every replica. These are the commands of
+//! docs/deploy.md.
+//!
+//! NATS: SHOAL_TEST_NATS_URL (default nats://127.0.0.1:4222), `SHOAL_TEST_NATS=skip` skips;
+//! Redis and PostgreSQL as in `cluster.rs`.
+
+mod common;
+
+use std::time::Duration;
+
+use common::cluster::{nats_or_skip, redis_or_skip, WorkerProcess};
+use common::upstream::{Upstream, PROMPT_TOKENS};
+use common::{account_with_key, admin, get_json, metric, wait_until, Loc, PgDb, Server};
+use futures::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+const MODEL: &str = "service-pro";
+/// In every prompt; no log may contain it.
+const CANARY: &str = "canary-7f3a-cross-replica";
+
+struct Cluster {
+    servers: Vec<Server>,
+    store: Loc,
+    _dirs: Vec<tempfile::TempDir>,
+    db: PgDb,
+}
+
+impl Cluster {
+    /// Three replicas, or `None` when a shared server is missing and skipping is allowed.
+    async fn start(tag: &str) -> Option<Cluster> {
+        let (redis, nats) = (redis_or_skip()?, nats_or_skip()?);
+        let db = PgDb::create(tag).await?;
+        let run = format!("{tag}{}x{}", std::process::id(), now_ns());
+        let config = format!(
+            "redis_url = \"{redis}\"\nredis_key_prefix = \"shoaltest:{run}:\"\n\
+             nats_url = \"{nats}\"\nnats_subject_prefix = \"shoaltest.{run}\"\n"
+        );
+        let store = Loc::Url(db.url.clone());
+        let (mut servers, mut dirs) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            let dir = tempfile::tempdir().unwrap();
+            servers.push(Server::start_on(dir.path(), store.clone(), Some(&config)));
+            dirs.push(dir);
+        }
+        for s in &servers {
+            let logs = s.logs();
+            assert!(
+                logs.contains("jobs are shared with other replicas through NATS"),
+                "{logs}"
+            );
+        }
+        let cluster = Cluster {
+            servers,
+            store,
+            _dirs: dirs,
+            db,
+        };
+        for s in &cluster.servers {
+            wait_until("every replica hears the two others", WAIT, async || {
+                metric(s, "shoal_cluster_replicas").await == 2
+            })
+            .await;
+        }
+        Some(cluster)
+    }
+
+    /// `available` of the model on each replica's `/models`.
+    async fn availability(&self, key: &str) -> Vec<bool> {
+        let mut out = Vec::new();
+        for s in &self.servers {
+            let models = get_json(&s.url("/api/v1/models"), key).await;
+            let m = models["data"].as_array().unwrap().iter();
+            let entry = m.clone().find(|m| m["id"] == MODEL).unwrap().clone();
+            out.push(entry["available"].as_bool().unwrap());
+        }
+        out
+    }
+
+    async fn wait_available(&self, key: &str, want: bool) {
+        wait_until("every replica agrees on availability", WAIT, async || {
+            self.availability(key).await == [want; 3]
+        })
+        .await;
+    }
+
+    fn assert_no_canary(&self) {
+        for s in &self.servers {
+            let logs = s.logs();
+            assert!(!logs.contains(CANARY), "a prompt reached a log: {logs}");
+            for f in std::fs::read_dir(&s.data_dir).unwrap() {
+                let text = std::fs::read_to_string(f.unwrap().path()).unwrap_or_default();
+                assert!(!text.contains(CANARY), "a prompt reached a file: {text}");
+            }
+        }
+    }
+
+    async fn finish(self) {
+        assert_eq!(admin(&self.store, &["ledger", "verify"]), "ok");
+        self.assert_no_canary();
+        let db = self.db;
+        drop(self.servers);
+        db.drop_db().await;
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(15);
+
+fn now_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+fn body(prompt: &str, stream: bool) -> Value {
+    json!({"model": MODEL, "max_tokens": 200, "stream": stream,
+           "stream_options": if stream { json!({"include_usage": true}) } else { Value::Null },
+           "messages": [{"role": "user", "content": format!("{CANARY} {prompt}")}]})
+}
+
+async fn post(s: &Server, key: &str, body: &Value) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(key)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The `data:` payloads of an SSE body read to its end.
+async fn events(r: reqwest::Response) -> Vec<String> {
+    assert_eq!(r.status(), StatusCode::OK);
+    let text = r.text().await.unwrap();
+    text.split("\n\n")
+        .filter_map(|e| e.strip_prefix("data: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// (credits, credits_held, total_spent) of the key's account, seen from `s`.
+async fn balance(s: &Server, key: &str) -> (i64, i64, i64) {
+    let b = get_json(&s.url("/api/v1/balance"), key).await;
+    let n = |k: &str| b[k].as_i64().unwrap();
+    (n("credits"), n("credits_held"), n("total_spent"))
+}
+
+/// Waits until the account holds nothing, and returns what it spent.
+async fn settled(s: &Server, key: &str) -> i64 {
+    wait_until("no credits are held", WAIT, async || {
+        balance(s, key).await.1 == 0
+    })
+    .await;
+    balance(s, key).await.2
+}
+
+#[tokio::test]
+async fn a_worker_on_one_replica_serves_clients_of_another() {
+    let Some(c) = Cluster::start("jobs_basic").await else {
+        return;
+    };
+    let (a, b) = (&c.servers[0], &c.servers[1]);
+    let (_, key) = account_with_key(&c.store, "jobs@example.com", 100_000, Some(100_000));
+    assert_eq!(c.availability(&key).await, [false; 3]);
+    let up = Upstream::start(Duration::ZERO).await;
+    let mut worker = WorkerProcess::start(b, &c.store, &up.url, 4);
+    c.wait_available(&key, true).await;
+
+    // A whole answer.
+    let r = post(a, &key, &body("hi", false)).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["choices"][0]["message"]["content"], "Hello from upstream");
+    assert_eq!(v["usage"]["prompt_tokens"], PROMPT_TOKENS);
+    assert_eq!(v["usage"]["completion_tokens"], 3);
+
+    // A stream with usage.
+    let ev = events(post(a, &key, &body("[[chunks 5]]", true)).await).await;
+    assert_eq!(ev.last().unwrap(), "[DONE]");
+    let chunks: Vec<Value> = ev[..ev.len() - 1]
+        .iter()
+        .map(|e| serde_json::from_str(e).unwrap())
+        .collect();
+    let text: String = (chunks.iter())
+        .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
+        .collect();
+    assert_eq!(text, "toktoktoktoktok");
+    let usage = &chunks.last().unwrap()["usage"];
+    assert_eq!(usage["completion_tokens"], 5, "{chunks:?}");
+
+    // Tools.
+    let mut tools = body("[[tool]]", false);
+    tools["tools"] = json!([{"type": "function", "function": {"name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]);
+    let v: Value = post(a, &key, &tools).await.json().await.unwrap();
+    let call = &v["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "get_weather", "{v}");
+    assert_eq!(call["function"]["arguments"], "{\"city\":\"Paris\"}");
+    assert_eq!(v["choices"][0]["finish_reason"], "tool_calls");
+
+    // A client that hangs up mid-stream: the worker on B stops, A settles the hold.
+    let r = post(a, &key, &body("[[chunks 200]] [[delay_ms 50]]", true)).await;
+    let mut stream = r.bytes_stream();
+    stream.next().await.unwrap().unwrap();
+    drop(stream);
+    wait_until("the upstream hears the hang-up", WAIT, async || {
+        up.hung_up() == 1
+    })
+    .await;
+    let spent = settled(a, &key).await;
+    assert!(spent > 0);
+    assert_eq!(up.requests(), 4, "every request reached the upstream once");
+
+    assert_eq!(
+        metric(
+            a,
+            "shoal_cluster_forwarded_jobs_total{outcome=\"accepted\"}"
+        )
+        .await,
+        4
+    );
+    assert_eq!(metric(a, "shoal_cluster_hop_seconds_count").await, 4);
+    assert_eq!(metric(b, "shoal_cluster_served_jobs_total").await, 4);
+
+    // The worker leaves: every replica says so within a heartbeat or so.
+    worker.kill();
+    c.wait_available(&key, false).await;
+    c.finish().await;
+}
+
+/// Reads `stream` until it has seen `n` content chunks.
+async fn read_chunks(
+    stream: &mut (impl futures::Stream<Item = reqwest::Result<axum::body::Bytes>> + Unpin),
+    n: usize,
+) -> String {
+    let mut seen = String::new();
+    while seen.matches("\"content\":\"tok\"").count() < n {
+        let bytes = stream.next().await.expect("more of the stream").unwrap();
+        seen.push_str(&String::from_utf8_lossy(&bytes));
+    }
+    seen
+}
+
+#[tokio::test]
+async fn a_replica_killed_mid_stream_ends_the_stream_with_an_error_and_bills_what_was_sent() {
+    let Some(mut c) = Cluster::start("jobs_kill_mid").await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "mid@example.com", 100_000, Some(100_000));
+    let up = Upstream::start(Duration::ZERO).await;
+    let _worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
+    c.wait_available(&key, true).await;
+    let before = balance(&c.servers[0], &key).await.0;
+
+    // A hold for 4,000 tokens; a few hundred are delivered.
+    let mut long = body("[[chunks 400]] [[delay_ms 20]]", true);
+    long["max_tokens"] = json!(4000);
+    let r = post(&c.servers[0], &key, &long).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let mut stream = r.bytes_stream();
+    let mut seen = read_chunks(&mut stream, 3).await;
+    let held = balance(&c.servers[2], &key).await.1;
+    c.servers[1].child.kill().unwrap();
+    c.servers[1].child.wait().unwrap();
+    while let Some(bytes) = stream.next().await {
+        seen.push_str(&String::from_utf8_lossy(&bytes.unwrap()));
+    }
+    let frames: Vec<&str> = seen
+        .split("\n\n")
+        .filter_map(|e| e.strip_prefix("data: "))
+        .collect();
+    let last: Value = serde_json::from_str(frames.last().unwrap()).unwrap();
+    assert_eq!(last["error"]["code"], "worker_lost", "{seen}");
+    assert!(!seen.contains("[DONE]"));
+    let delivered = seen.matches("\"content\":\"tok\"").count() as i64;
+    assert!((3..400).contains(&delivered), "{delivered}");
+
+    // The replica that took the request settled its hold, for what was delivered only.
+    let spent = settled(&c.servers[0], &key).await;
+    let (after, _, _) = balance(&c.servers[2], &key).await;
+    assert_eq!(before - after, spent);
+    assert!(
+        spent >= 1 && spent < held,
+        "spent {spent} of a hold of {held}"
+    );
+    assert_eq!(
+        metric(&c.servers[0], "shoal_cluster_replicas_lost_total").await,
+        1
+    );
+    c.servers.remove(1);
+    let (a, rest) = (&c.servers[0], &c.servers[1]);
+    wait_until("the others agree B is gone", WAIT, async || {
+        metric(a, "shoal_cluster_replicas").await == 1
+            && metric(rest, "shoal_cluster_replicas").await == 1
+    })
+    .await;
+    c.finish().await;
+}
+
+/// The replica that took a request dies: the job its worker ran elsewhere is cancelled there.
+#[tokio::test]
+async fn a_job_whose_replica_died_is_cancelled_where_it_runs() {
+    let Some(mut c) = Cluster::start("jobs_kill_origin").await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "origin@example.com", 100_000, Some(100_000));
+    let up = Upstream::start(Duration::ZERO).await;
+    let _worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
+    c.wait_available(&key, true).await;
+    let r = post(
+        &c.servers[0],
+        &key,
+        &body("[[chunks 2000]] [[delay_ms 20]]", true),
+    )
+    .await;
+    let mut stream = r.bytes_stream();
+    read_chunks(&mut stream, 3).await;
+    c.servers[0].child.kill().unwrap();
+    c.servers[0].child.wait().unwrap();
+    wait_until("the upstream hears the cancel", WAIT, async || {
+        up.hung_up() == 1
+    })
+    .await;
+    assert_eq!(
+        up.counts.finished.load(std::sync::atomic::Ordering::SeqCst),
+        0
+    );
+    let b = &c.servers[1];
+    assert_eq!(metric(b, "shoal_cluster_replicas_lost_total").await, 1);
+    c.servers.remove(0);
+    c.finish().await;
+}
+
+#[tokio::test]
+async fn a_replica_killed_before_the_first_token_is_retried_on_another() {
+    let Some(mut c) = Cluster::start("jobs_kill_first").await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "first@example.com", 100_000, Some(100_000));
+    // B's upstream never gets to its first token; C's answers at once.
+    let slow = Upstream::start(Duration::from_secs(120)).await;
+    let fast = Upstream::start(Duration::ZERO).await;
+    let _on_b = WorkerProcess::start(&c.servers[1], &c.store, &slow.url, 2);
+    c.wait_available(&key, true).await;
+
+    let a_base = c.servers[0].base.clone();
+    let request = tokio::spawn({
+        let key = key.clone();
+        async move {
+            let r = reqwest::Client::new()
+                .post(format!("{a_base}/api/v1/chat/completions"))
+                .bearer_auth(&key)
+                .json(&body("hi", false))
+                .send()
+                .await
+                .unwrap();
+            (r.status(), r.json::<Value>().await.unwrap())
+        }
+    });
+    wait_until("the job reaches B's upstream", WAIT, async || {
+        slow.requests() == 1
+    })
+    .await;
+    let _on_c = WorkerProcess::start(&c.servers[2], &c.store, &fast.url, 2);
+    let a = &c.servers[0];
+    wait_until("A can dispatch to C's worker", WAIT, async || {
+        metric(a, "shoal_cluster_peers").await == 2
+    })
+    .await;
+    assert_eq!(fast.requests(), 0);
+    c.servers[1].child.kill().unwrap();
+    c.servers[1].child.wait().unwrap();
+
+    let (status, v) = request.await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["choices"][0]["message"]["content"], "Hello from upstream");
+    assert_eq!(fast.requests(), 1);
+    let spent = settled(&c.servers[0], &key).await;
+    assert!(spent >= 1);
+    assert_eq!(metric(&c.servers[0], "shoal_job_failovers_total").await, 1);
+    c.servers.remove(1);
+    c.finish().await;
+}
+
+/// A `nats-server` of the test's own, on `port`.
+struct OwnNats(std::process::Child);
+
+impl OwnNats {
+    fn start(port: u16) -> Option<OwnNats> {
+        let child = std::process::Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        match child {
+            Ok(c) => Some(OwnNats(c)),
+            Err(_) if std::env::var("SHOAL_TEST_NATS").as_deref() == Ok("skip") => {
+                eprintln!("SKIPPED: no nats-server to start (SHOAL_TEST_NATS=skip)");
+                None
+            }
+            Err(e) => panic!("cannot start nats-server (set SHOAL_TEST_NATS=skip to skip): {e}"),
+        }
+    }
+}
+
+impl Drop for OwnNats {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Replicas whose NATS is down serve their own workers alone and say so; once NATS is up they
+/// join without a restart.
+#[tokio::test]
+async fn replicas_without_nats_run_alone_and_join_once_it_is_up() {
+    let Some(db) = PgDb::create("jobs_nats_down").await else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = format!("nats_url = \"nats://shoal:s3cret-pw@127.0.0.1:{port}\"\n");
+    let store = Loc::Url(db.url.clone());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let a = Server::start_on(dirs[0].path(), store.clone(), Some(&config));
+    let b = Server::start_on(dirs[1].path(), store.clone(), Some(&config));
+    let (_, key) = account_with_key(&store, "down@example.com", 100_000, Some(100_000));
+    let up = Upstream::start(Duration::ZERO).await;
+    let _worker = WorkerProcess::start(&b, &store, &up.url, 2);
+    wait_until("B serves its own clients", WAIT, async || {
+        post(&b, &key, &body("hi", false)).await.status() == StatusCode::OK
+    })
+    .await;
+    let r = post(&a, &key, &body("hi", false)).await;
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    for s in [&a, &b] {
+        assert_eq!(metric(s, "shoal_cluster_nats_up").await, 0);
+        let logs = s.logs();
+        assert!(
+            logs.contains("ERROR") && logs.contains("NATS is not reachable"),
+            "{logs}"
+        );
+        assert!(
+            !logs.contains("s3cret-pw"),
+            "the URL's password reached the log"
+        );
+    }
+
+    let Some(_nats) = OwnNats::start(port) else {
+        return;
+    };
+    wait_until(
+        "A reaches B's worker",
+        Duration::from_secs(30),
+        async || post(&a, &key, &body("hi", false)).await.status() == StatusCode::OK,
+    )
+    .await;
+    assert_eq!(metric(&a, "shoal_cluster_nats_up").await, 1);
+    assert!(a.logs().contains("connected to NATS"));
+    drop((a, b));
+    db.drop_db().await;
+}
