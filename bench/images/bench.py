@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 from harness import Gateway, Proc, Upstream, Worker, shoal_bin_path  # noqa: E402
-from test_images import A1111, ImageWorker  # noqa: E402
+from test_images import A1111, ImageWorker, classifier_toml  # noqa: E402
 
 
 def pct(values: list, p: float) -> float:
@@ -51,6 +52,13 @@ def histogram_quantile(text: str, name: str, q: float) -> float:
         if count >= q * total:
             return le
     return float("inf")
+
+
+def tiny_classifier(runs: Path) -> str:
+    """Config lines for the tiny test checker (images are never answered unchecked)."""
+    out = subprocess.run([str(shoal_bin_path()), "classifier", "make-test", "--out", str(runs / "checker")],
+                         capture_output=True, check=True, timeout=60)
+    return classifier_toml(*map(Path, out.stdout.decode().split()))
 
 
 def timed_post(client: httpx.Client, url: str, body: dict, key: str = "") -> float:
@@ -105,7 +113,8 @@ def main() -> None:
     runs = ROOT / "bench" / "results" / f"images-{time.strftime('%Y%m%d-%H%M%S')}"
     runs.mkdir(parents=True, exist_ok=True)
     try:
-        gw = Gateway(shoal_bin_path(), runs / "gw", runs)
+        checker = tiny_classifier(runs)
+        gw = Gateway(shoal_bin_path(), runs / "gw", runs, config_toml=checker)
         account = gw.new_account(credits=10_000_000)
         fast = A1111(runs)
         ImageWorker(gw, fast, runs)
@@ -119,7 +128,7 @@ def main() -> None:
         print(f"| difference, paired | {ms(pct(gap, 50))} | {ms(pct(gap, 99))} |")
         gw.stop()
 
-        gw = Gateway(shoal_bin_path(), runs / "gw2", runs)
+        gw = Gateway(shoal_bin_path(), runs / "gw2", runs, config_toml=checker)
         account = gw.new_account(credits=10_000_000)
         upstream = Upstream(runs)
         Worker(shoal_bin_path(), gw, upstream, ["large-27b-uncensored"], runs, concurrency=8)

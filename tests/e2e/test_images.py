@@ -96,8 +96,24 @@ def a1111(log_dir):
 
 
 @pytest.fixture(scope="module")
-def image_gateway(shoal_bin, tmp_path_factory, log_dir):
-    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("image-gateway"), log_dir)
+def tiny_checker(shoal_bin, tmp_path_factory) -> tuple:
+    """`shoal classifier make-test`: the tiny checker and its own concepts (which flag nothing)."""
+    out = tmp_path_factory.mktemp("checker")
+    run = subprocess.run([str(shoal_bin), "classifier", "make-test", "--out", str(out)],
+                         capture_output=True, timeout=60, env=clean_env(), stdin=subprocess.DEVNULL)
+    assert run.returncode == 0, run.stderr.decode()
+    weights, concepts = run.stdout.decode().split()
+    return Path(weights), Path(concepts)
+
+
+def classifier_toml(weights: Path, concepts: Path) -> str:
+    return f'image_classifier_path = "{weights}"\nimage_concepts_path = "{concepts}"\n'
+
+
+@pytest.fixture(scope="module")
+def image_gateway(shoal_bin, tmp_path_factory, log_dir, tiny_checker):
+    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("image-gateway"), log_dir,
+                 config_toml=classifier_toml(*tiny_checker))
     yield gw
     gw.stop()
 
@@ -178,8 +194,10 @@ def test_nine_credits_are_402_and_nothing_is_dispatched(image_gateway, image_wor
     assert credits(image_gateway, account.key) == 9
 
 
-def test_no_image_worker_is_503_with_retry_after(shoal_bin, tmp_path_factory, log_dir):
-    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("no-image-worker"), log_dir)
+def test_no_image_worker_is_503_with_retry_after(shoal_bin, tmp_path_factory, log_dir,
+                                                 tiny_checker):
+    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("no-image-worker"), log_dir,
+                 config_toml=classifier_toml(*tiny_checker))
     try:
         account = gw.new_account(credits=100)
         r = site_generate(gw, account.key, {"prompt": "a cat"})

@@ -68,6 +68,13 @@ pub struct FileConfig {
     pub pricing: Option<PricingConfig>,
     /// A content policy file whose terms extend the built-in image prompt policy.
     pub image_policy_path: Option<PathBuf>,
+    /// The image output classifier's checker file (Stable Diffusion's safety checker,
+    /// safetensors); without it image generation answers 503. Read by the binary.
+    pub image_classifier_path: Option<PathBuf>,
+    /// Its concept file (JSON: named embeddings with thresholds, `adult` and `minor`).
+    pub image_concepts_path: Option<PathBuf>,
+    /// Cores one image check may use [default: half of them].
+    pub image_classifier_threads: Option<usize>,
     /// Replaces the built-in catalog whole.
     pub models: Option<Vec<ModelSpec>>,
 }

@@ -143,6 +143,29 @@ impl ApiError {
         )
     }
 
+    /// A rendered image showed adult content and the request asked for none (SFW mode).
+    pub fn nsfw_output_blocked() -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_request_error",
+            "nsfw_output_blocked",
+            "the generated image was withheld: it was classified as adult content and the request \
+             did not set nsfw; nothing was charged"
+                .into(),
+        )
+    }
+
+    /// Images cannot be checked, so none are generated (fail closed): no classifier is
+    /// configured, or it failed on this image.
+    pub fn output_check_unavailable(message: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "service_unavailable",
+            "image_check_unavailable",
+            message.into(),
+        )
+    }
+
     pub fn timeout() -> Self {
         Self::new(
             StatusCode::GATEWAY_TIMEOUT,

@@ -43,6 +43,11 @@ pub struct Metrics {
     pub image_overhead: Histogram,
     /// Sampling steps reported by image workers.
     pub image_steps: Counter,
+    /// Rendered images the output check withheld, by rule (`adult` in SFW mode;
+    /// `minor_with_adult`, the absolute line, in both modes).
+    pub image_outputs_blocked: Family<crate::images::RuleLabels, Counter>,
+    /// Time the output check took per image (decode, classifier), waiting for it included.
+    pub image_check: Histogram,
 }
 
 impl Default for Metrics {
@@ -109,8 +114,23 @@ impl Default for Metrics {
             "Sampling steps reported by image workers",
             image_steps.clone(),
         );
+        let image_outputs_blocked = Family::default();
+        registry.register(
+            "image_outputs_blocked",
+            "Rendered images withheld by the output check, by rule",
+            image_outputs_blocked.clone(),
+        );
+        // 1 ms … ~33 s
+        let image_check = Histogram::new(exponential_buckets(0.001, 2.0, 16));
+        registry.register(
+            "image_check_seconds",
+            "Time the output check took per rendered image, its queue included",
+            image_check.clone(),
+        );
         Metrics {
             registry,
+            image_outputs_blocked,
+            image_check,
             usage_clamped,
             image_requests,
             image_prompts_blocked,

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use tracing_subscriber::filter::LevelFilter;
 
 mod admin;
+mod classifier;
 mod serve;
 
 #[derive(Parser)]
@@ -46,6 +47,9 @@ enum Command {
     Admin(admin::AdminArgs),
     /// Run a worker: dial out to a gateway and run its jobs on a backend.
     Worker(shoal_worker::WorkerArgs),
+    /// The image output classifier's files: a tiny test checker, a checker's concepts,
+    /// image embeddings.
+    Classifier(classifier::ClassifierArgs),
 }
 
 /// Where the store is: a database URL, or else a data folder holding an SQLite file.
@@ -143,7 +147,7 @@ fn main() -> ExitCode {
         // second one a job's messages never cross threads on their way through.
         Command::Worker(_) => Some(1),
         Command::Serve(_) => Some(serve_threads()),
-        Command::Admin(_) => None,
+        Command::Admin(_) | Command::Classifier(_) => None,
     });
     if let Some(n) = threads {
         builder.worker_threads(usize::from(n));
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Admin(args) => admin::run(args).await,
+            Command::Classifier(args) => classifier::run(args).await,
             // The worker runs as a task, not in `block_on` itself: a future driven by
             // `block_on` runs on this (main) thread, so its socket reads and every job task
             // they start would be handed across threads. (`serve` only accepts connections

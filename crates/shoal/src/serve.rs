@@ -31,6 +31,13 @@ pub struct ServeArgs {
     /// With --demo: a real GGUF model to serve instead of the generated test model.
     #[arg(long, value_name = "FILE", requires = "demo")]
     demo_gguf: Option<PathBuf>,
+    /// The image output classifier: a Stable Diffusion safety checker file (safetensors)
+    /// [default: none; image generation answers 503; --demo uses a generated tiny one].
+    #[arg(long, env = "SHOAL_IMAGE_CLASSIFIER", value_name = "FILE")]
+    image_classifier: Option<PathBuf>,
+    /// The classifier's concept file (JSON).
+    #[arg(long, env = "SHOAL_IMAGE_CONCEPTS", value_name = "FILE")]
+    image_concepts: Option<PathBuf>,
 }
 
 /// What replicas share (docs/deploy.md).
@@ -78,6 +85,14 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let limiter = cluster.rate_limiter().await?;
     let peers = cluster.peers().await?;
+    let paths = crate::classifier::ClassifierPaths {
+        weights: args.image_classifier.clone(),
+        concepts: args.image_concepts.clone(),
+    };
+    let demo_dir = args
+        .demo
+        .then(|| data_dir(&args.store).join("demo-classifier"));
+    let image_check = crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
     let config = GatewayConfig::from_file(file)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -89,8 +104,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
 
-    let check = std::sync::Arc::new(shoal_gateway::images::check::PngOnly);
-    let state = AppState::with_peers(config, store.clone(), limiter, check, peers);
+    let state = AppState::with_peers(config, store.clone(), limiter, image_check, peers);
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {
@@ -241,13 +255,17 @@ struct DemoWorker {
     args: shoal_worker::WorkerArgs,
 }
 
+fn data_dir(store_args: &StoreArgs) -> PathBuf {
+    store_args
+        .data_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR))
+}
+
 /// The generated test model in the data folder, written afresh on every start (it takes a few
 /// milliseconds): the tiny random-weight model `scripts/make-test-model` also writes.
 fn demo_model(store_args: &StoreArgs) -> anyhow::Result<PathBuf> {
-    let dir = store_args
-        .data_dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR));
+    let dir = data_dir(store_args);
     std::fs::create_dir_all(&dir)
         .map_err(|e| anyhow::anyhow!("cannot create the data folder {}: {e}", dir.display()))?;
     let path = dir.join("demo-test-model.gguf");

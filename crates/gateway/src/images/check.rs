@@ -2,8 +2,10 @@
 //! before it is returned. A failed check withholds the image and voids the hold.
 //!
 //! [`OutputCheck`] is the seam; the classifier that judges an image (SFW mode, and the
-//! absolute line on the image itself) plugs in here. Until one is configured, [`PngOnly`]
-//! checks that the result is a PNG of the size that was asked for.
+//! absolute line on the image itself) plugs in here from outside the gateway
+//! (`shoal-classifier`). Without one, [`Unconfigured`] fails closed: nothing can be checked,
+//! so image generation answers 503. [`PngOnly`] checks only that the result is a PNG of the
+//! size that was asked for (the gateway's own tests run on it).
 
 /// What the check says about one image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +15,13 @@ pub enum Verdict {
     Withheld,
     /// Not the image that was asked for (not a PNG, or the wrong size): a worker fault.
     Malformed,
+    /// Adult content in a request that did not set `nsfw`: 400 `nsfw_output_blocked`.
+    AdultInSfw,
+    /// A minor together with adult content, in either mode (the absolute line): 400
+    /// `content_policy_violation`, counted on its own.
+    MinorWithAdult,
+    /// The check could not run on this image: 503, nothing returned (fail closed).
+    Unavailable,
 }
 
 /// The request an image was made for, as far as a check needs to know.
@@ -26,6 +35,26 @@ pub struct Asked {
 /// Judges a rendered image. Runs on a blocking thread, so it may take its time.
 pub trait OutputCheck: Send + Sync + 'static {
     fn check(&self, png: &[u8], asked: Asked) -> Verdict;
+
+    /// Whether images can be checked at all. When not, image requests are answered 503
+    /// before anything is held or rendered.
+    fn available(&self) -> bool {
+        true
+    }
+}
+
+/// No classifier configured: no image can be checked, so none is generated.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Unconfigured;
+
+impl OutputCheck for Unconfigured {
+    fn check(&self, _png: &[u8], _asked: Asked) -> Verdict {
+        Verdict::Unavailable
+    }
+
+    fn available(&self) -> bool {
+        false
+    }
 }
 
 /// The check used when no classifier is configured: the bytes are a PNG of the asked size.

@@ -125,6 +125,13 @@ async fn generate(
             "the prompt was blocked by the content policy; nothing was charged",
         ));
     }
+    if !state.image_check.available() {
+        record(state, "check_unavailable");
+        return Err(ApiError::output_check_unavailable(
+            "image generation is unavailable: no image output classifier is configured \
+             (image_classifier_path), and images are never returned unchecked",
+        ));
+    }
     let nsfw = params.nsfw;
     let job = job_request(params);
     let ctx = ImageContext {

@@ -61,6 +61,9 @@ pub enum Failure {
     Busy,
     WorkerFailed,
     OutputWithheld,
+    NsfwOutputBlocked,
+    AbsoluteLine,
+    CheckUnavailable,
     Timeout,
     Cancelled,
     Internal,
@@ -74,6 +77,9 @@ impl Failure {
             Failure::Busy => "busy",
             Failure::WorkerFailed => "worker_failed",
             Failure::OutputWithheld => "output_withheld",
+            Failure::NsfwOutputBlocked => "nsfw_output_blocked",
+            Failure::AbsoluteLine => "output_absolute_line",
+            Failure::CheckUnavailable => "check_unavailable",
             Failure::Timeout => "timeout",
             Failure::Cancelled => "cancelled",
             Failure::Internal => "internal",
@@ -182,14 +188,10 @@ async fn render(
                             worker_time: started.elapsed(),
                         })
                     }
-                    Verdict::Withheld => {
-                        return Err((Failure::OutputWithheld, ApiError::content_policy_violation(
-                            "the generated image was withheld by the output check; the hold was released",
-                        )))
-                    }
                     Verdict::Malformed => {
                         tracing::warn!(request_id = %ctx.request_id, job = %job.id, "image worker returned a malformed image; trying another");
                     }
+                    refused => return Err(refusal(state, refused)),
                 }
             }
             Attempt::Failed { code, retryable } => {
@@ -213,6 +215,46 @@ async fn render(
         Failure::WorkerFailed,
         ApiError::worker_failed(&shoal_protocol::worker::ErrorCode::WorkerLost),
     ))
+}
+
+/// The answer for an image the output check did not pass. The image is dropped by the
+/// caller; nothing of it is logged or counted beyond the rule.
+fn refusal(state: &AppState, verdict: Verdict) -> (Failure, ApiError) {
+    let blocked = |rule: &'static str| {
+        let labels = super::RuleLabels { rule };
+        state
+            .metrics
+            .image_outputs_blocked
+            .get_or_create(&labels)
+            .inc();
+    };
+    match verdict {
+        Verdict::AdultInSfw => {
+            blocked("adult");
+            (Failure::NsfwOutputBlocked, ApiError::nsfw_output_blocked())
+        }
+        Verdict::MinorWithAdult => {
+            blocked("minor_with_adult");
+            let message =
+                "the generated image was withheld by the output check; nothing was charged";
+            (
+                Failure::AbsoluteLine,
+                ApiError::content_policy_violation(message),
+            )
+        }
+        Verdict::Unavailable => (
+            Failure::CheckUnavailable,
+            ApiError::output_check_unavailable(
+                "the image output check could not run on the generated image; nothing was charged",
+            ),
+        ),
+        Verdict::Withheld | Verdict::Pass | Verdict::Malformed => (
+            Failure::OutputWithheld,
+            ApiError::content_policy_violation(
+                "the generated image was withheld by the output check; the hold was released",
+            ),
+        ),
+    }
 }
 
 enum Attempt {
@@ -271,6 +313,7 @@ async fn inspect(state: &AppState, ctx: &ImageContext, png_base64: String) -> (V
         height: ctx.job.height,
         nsfw: ctx.nsfw,
     };
+    let started = Instant::now();
     let judged = tokio::task::spawn_blocking(move || {
         let verdict = match base64::engine::general_purpose::STANDARD.decode(&png_base64) {
             Ok(png) => check.check(&png, asked),
@@ -279,7 +322,11 @@ async fn inspect(state: &AppState, ctx: &ImageContext, png_base64: String) -> (V
         (verdict, png_base64)
     })
     .await;
-    judged.unwrap_or_else(|_| (Verdict::Malformed, String::new()))
+    state
+        .metrics
+        .image_check
+        .observe(started.elapsed().as_secs_f64());
+    judged.unwrap_or_else(|_| (Verdict::Unavailable, String::new()))
 }
 
 /// Cancels a job whose result is no longer wanted; its slot frees when the worker reports

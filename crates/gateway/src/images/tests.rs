@@ -24,6 +24,14 @@ impl OutputCheck for Withhold {
     }
 }
 
+/// Judges every image the same way.
+struct Always(Verdict);
+impl OutputCheck for Always {
+    fn check(&self, _: &[u8], _: Asked) -> Verdict {
+        self.0
+    }
+}
+
 async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (AppState, AccountId) {
     let file = FileConfig {
         request_timeout_secs: Some(2),
@@ -225,6 +233,50 @@ async fn a_withheld_image_voids_the_hold() {
         (Failure::OutputWithheld, 400, "content_policy_violation")
     );
     assert_eq!(credits(&state, account).await, (100, 0));
+}
+
+#[tokio::test]
+async fn classifier_verdicts_are_refunded_answers_and_blocks_are_counted_by_rule() {
+    let cases = [
+        (
+            Verdict::AdultInSfw,
+            Failure::NsfwOutputBlocked,
+            400,
+            "nsfw_output_blocked",
+        ),
+        (
+            Verdict::MinorWithAdult,
+            Failure::AbsoluteLine,
+            400,
+            "content_policy_violation",
+        ),
+        (
+            Verdict::Unavailable,
+            Failure::CheckUnavailable,
+            503,
+            "image_check_unavailable",
+        ),
+    ];
+    for (verdict, failure, status, code) in cases {
+        let (state, account) = setup(100, Arc::new(Always(verdict))).await;
+        let (worker, jobs) = connect(&state, 1);
+        render_everything(state.clone(), worker, jobs);
+        let (got, e) = render::run(state.clone(), context(account, None))
+            .await
+            .unwrap_err();
+        assert_eq!((got, e.status.as_u16(), e.code), (failure, status, code));
+        assert_eq!(credits(&state, account).await, (100, 0), "{code}");
+        let metrics = state.metrics.encode();
+        let line = |rule: &str| format!("shoal_image_outputs_blocked_total{{rule=\"{rule}\"}} 1");
+        assert_eq!(
+            metrics.contains(&line("adult")),
+            verdict == Verdict::AdultInSfw
+        );
+        assert_eq!(
+            metrics.contains(&line("minor_with_adult")),
+            verdict == Verdict::MinorWithAdult
+        );
+    }
 }
 
 #[tokio::test]
