@@ -5,6 +5,7 @@ mod harness;
 
 mod accounts;
 mod batches;
+mod deposits;
 mod ledger;
 mod pruning;
 mod rules;
