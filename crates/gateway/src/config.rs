@@ -65,6 +65,8 @@ pub struct FileConfig {
     pub image_policy_path: Option<PathBuf>,
     /// Replaces the built-in catalog whole.
     pub models: Option<Vec<ModelSpec>>,
+    /// Buying credits with a stablecoin (`shoal-payments` reads it; the binary wires it in).
+    pub payments: Option<toml::Value>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -12,6 +12,7 @@ pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod cors;
+pub mod deposits;
 pub mod error;
 pub mod images;
 pub mod metrics;
@@ -58,6 +59,8 @@ pub struct Inner {
     pub metrics: metrics::Metrics,
     /// The check every rendered image passes before it is returned.
     pub image_check: Arc<dyn images::check::OutputCheck>,
+    /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
+    pub deposits: Arc<dyn deposits::DepositSource>,
 }
 
 impl std::ops::Deref for AppState {
@@ -87,10 +90,28 @@ impl AppState {
         limiter: Arc<dyn RateLimiter>,
         image_check: Arc<dyn images::check::OutputCheck>,
     ) -> Self {
+        Self::with_deposits(
+            config,
+            store,
+            limiter,
+            image_check,
+            Arc::new(deposits::NoDeposits),
+        )
+    }
+
+    /// [`AppState::with_parts`] with a deposit source (`shoal-payments`).
+    pub fn with_deposits(
+        config: GatewayConfig,
+        store: Store,
+        limiter: Arc<dyn RateLimiter>,
+        image_check: Arc<dyn images::check::OutputCheck>,
+        deposits: Arc<dyn deposits::DepositSource>,
+    ) -> Self {
         let pool = Pool::new(config.queue_timeout, config.max_queued);
         let mut metrics = metrics::Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
         metrics.register_pool(&pool.counters);
+        deposits.register_metrics(metrics.registry_mut());
         AppState(Arc::new(Inner {
             pool,
             config,
@@ -99,6 +120,7 @@ impl AppState {
             key_cache: KeyCache::default(),
             metrics,
             image_check,
+            deposits,
         }))
     }
 }
@@ -152,6 +174,7 @@ fn api_v1(state: &AppState) -> Router<AppState> {
         .routes(routes!(api::balance))
         .routes(routes!(api::chat_completions))
         .route("/images/generations", post(images::generations))
+        .route("/deposits", get(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .routes(routes!(openapi::openapi_json))
         .split_for_parts();

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod admin;
+mod deposits;
 mod serve;
 
 #[derive(Parser)]

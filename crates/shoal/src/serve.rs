@@ -4,6 +4,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
 use shoal_gateway::config::{FileConfig, GatewayConfig};
@@ -68,6 +69,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .or(file.redis_key_prefix.take()),
     };
     let limiter = cluster.rate_limiter().await?;
+    let payments = crate::deposits::load(&mut file)?;
     let config = GatewayConfig::from_file(file)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -79,7 +81,20 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
 
-    let state = AppState::with_limiter(config, store.clone(), limiter);
+    let state = match &payments {
+        Some(p) => AppState::with_deposits(
+            config,
+            store.clone(),
+            limiter,
+            Arc::new(shoal_gateway::images::check::PngOnly),
+            p.clone(),
+        ),
+        None => AppState::with_limiter(config, store.clone(), limiter),
+    };
+    let watchers = match &payments {
+        Some(p) => p.spawn_watchers(&store)?,
+        None => Vec::new(),
+    };
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {
@@ -87,6 +102,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
 
     shoal_gateway::serve(listener, state, shutdown_signal()).await?;
+    for w in watchers {
+        w.abort();
+    }
     if let Some(worker) = demo {
         worker.abort();
     }

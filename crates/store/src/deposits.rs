@@ -294,6 +294,31 @@ impl Store {
         Ok(v.unwrap_or(0))
     }
 
+    /// Account ids above `after`, ascending, at most `limit` (the watcher derives their
+    /// deposit addresses as accounts appear).
+    pub async fn account_ids_after(&self, after: AccountId, limit: i64) -> Result<Vec<AccountId>> {
+        const SQL: &str = "SELECT id FROM accounts WHERE id > $1 ORDER BY id LIMIT $2";
+        let ids = match &self.backend {
+            Backend::Sqlite(s) => {
+                let mut lease = s.reader().await?;
+                sqlx::query_scalar(SQL)
+                    .bind(after)
+                    .bind(limit)
+                    .fetch_all(&mut *lease)
+                    .await?
+            }
+            Backend::Postgres(p) => {
+                let mut lease = p.conns.acquire().await?;
+                sqlx::query_scalar(SQL)
+                    .bind(after)
+                    .bind(limit)
+                    .fetch_all(&mut *lease)
+                    .await?
+            }
+        };
+        Ok(ids)
+    }
+
     /// The first block of `token` on `chain_id` not yet scanned, if a scan ever ran.
     pub async fn deposit_cursor(&self, chain_id: i64, token: &str) -> Result<Option<i64>> {
         const SQL: &str =
