@@ -196,6 +196,24 @@ fn parse_amount(s: &str) -> Result<u128> {
         .map_err(|_| StoreError::Invalid("a stored deposit amount is not a number".into()))
 }
 
+/// Evaluates `$body` with `$c` bound to a reading connection of either backend.
+macro_rules! on_reader {
+    ($store:expr, $c:ident => $body:expr) => {
+        match &$store.backend {
+            Backend::Sqlite(s) => {
+                let mut lease = s.reader().await?;
+                let $c = &mut *lease;
+                $body
+            }
+            Backend::Postgres(p) => {
+                let mut lease = p.conns.acquire().await?;
+                let $c = &mut *lease;
+                $body
+            }
+        }
+    };
+}
+
 /// A `DepositRecord` from a row of [`LIST`] (either backend's row type).
 macro_rules! record_from_row {
     ($r:expr) => {{
@@ -246,51 +264,22 @@ impl Store {
         account: Option<AccountId>,
         limit: i64,
     ) -> Result<Vec<DepositRecord>> {
-        let rows = match &self.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                sqlx::query(LIST)
-                    .bind(account.unwrap_or(0))
-                    .bind(limit)
-                    .fetch_all(&mut *lease)
-                    .await?
-                    .iter()
-                    .map(|r| record_from_row!(r))
-                    .collect::<Result<Vec<_>>>()
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                sqlx::query(LIST)
-                    .bind(account.unwrap_or(0))
-                    .bind(limit)
-                    .fetch_all(&mut *lease)
-                    .await?
-                    .iter()
-                    .map(|r| record_from_row!(r))
-                    .collect::<Result<Vec<_>>>()
-            }
-        };
-        rows
+        on_reader!(self, c => sqlx::query(LIST)
+            .bind(account.unwrap_or(0))
+            .bind(limit)
+            .fetch_all(c)
+            .await?
+            .iter()
+            .map(|r| record_from_row!(r))
+            .collect::<Result<Vec<_>>>())
     }
 
     /// The fraction of a credit an account has paid for beyond its credits, in 10^-18 credit.
     pub async fn deposit_remainder(&self, account: AccountId) -> Result<i64> {
-        let v: Option<i64> = match &self.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                sqlx::query_scalar(REMAINDER)
-                    .bind(account)
-                    .fetch_optional(&mut *lease)
-                    .await?
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                sqlx::query_scalar(REMAINDER)
-                    .bind(account)
-                    .fetch_optional(&mut *lease)
-                    .await?
-            }
-        };
+        let v: Option<i64> = on_reader!(self, c => sqlx::query_scalar(REMAINDER)
+            .bind(account)
+            .fetch_optional(c)
+            .await?);
         Ok(v.unwrap_or(0))
     }
 
@@ -298,24 +287,11 @@ impl Store {
     /// deposit addresses as accounts appear).
     pub async fn account_ids_after(&self, after: AccountId, limit: i64) -> Result<Vec<AccountId>> {
         const SQL: &str = "SELECT id FROM accounts WHERE id > $1 ORDER BY id LIMIT $2";
-        let ids = match &self.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                sqlx::query_scalar(SQL)
-                    .bind(after)
-                    .bind(limit)
-                    .fetch_all(&mut *lease)
-                    .await?
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                sqlx::query_scalar(SQL)
-                    .bind(after)
-                    .bind(limit)
-                    .fetch_all(&mut *lease)
-                    .await?
-            }
-        };
+        let ids = on_reader!(self, c => sqlx::query_scalar(SQL)
+            .bind(after)
+            .bind(limit)
+            .fetch_all(c)
+            .await?);
         Ok(ids)
     }
 
@@ -323,24 +299,11 @@ impl Store {
     pub async fn deposit_cursor(&self, chain_id: i64, token: &str) -> Result<Option<i64>> {
         const SQL: &str =
             "SELECT next_block FROM deposit_cursors WHERE chain_id = $1 AND token = $2";
-        let v = match &self.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                sqlx::query_scalar(SQL)
-                    .bind(chain_id)
-                    .bind(token)
-                    .fetch_optional(&mut *lease)
-                    .await?
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                sqlx::query_scalar(SQL)
-                    .bind(chain_id)
-                    .bind(token)
-                    .fetch_optional(&mut *lease)
-                    .await?
-            }
-        };
+        let v = on_reader!(self, c => sqlx::query_scalar(SQL)
+            .bind(chain_id)
+            .bind(token)
+            .fetch_optional(c)
+            .await?);
         Ok(v)
     }
 
