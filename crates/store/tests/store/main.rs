@@ -9,4 +9,5 @@ mod deposits;
 mod ledger;
 mod pruning;
 mod rules;
+mod sim_deposits;
 mod simulation;
