@@ -9,6 +9,7 @@ block per transaction (automine); `mine` adds empty blocks and `reorg` replaces 
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import socket
@@ -65,6 +66,8 @@ class Anvil:
             [str(ANVIL), "--host", "127.0.0.1", "--port", str(self.port), "--chain-id", str(CHAIN_ID)],
             stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
+        # Killed at exit too, whatever ends the test session or the benchmark.
+        atexit.register(self.stop)
         self.http = httpx.Client(timeout=10)
         deadline = time.monotonic() + 30
         while True:
@@ -86,7 +89,8 @@ class Anvil:
         return body["result"]
 
     def stop(self) -> None:
-        self.proc.kill()
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
 
     def head(self) -> int:

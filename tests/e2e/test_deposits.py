@@ -247,3 +247,12 @@ def test_two_gateways_on_postgres_credit_once(shoal_bin, tmp_path, log_dir, anvi
     assert standby.metric("deposit_watcher_active") == 1
     assert len(standby.get("/deposits", key)["deposits"]) == 2
     assert standby.admin("ledger", "verify").strip() == "ok"
+
+
+def test_deposits_off_without_a_payments_section(gateway, account):
+    r = gateway.get("/deposits", account.key)
+    assert r.status_code == 200, r.text
+    assert r.json() == {"object": "deposits", "enabled": False, "credits_per_usd": 500, "options": [],
+                        "deposits": []}
+    r = gateway.get("/deposits", "sk-shoal-not-a-real-key")
+    assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_api_key", r.text

@@ -44,8 +44,6 @@ pub trait DepositSource: Send + Sync {
     /// The account's payment options (empty when deposits are off or the account has no
     /// address, e.g. an id beyond the derivable range).
     fn options(&self, account: AccountId) -> Vec<DepositOption>;
-    /// Credits sold per USD.
-    fn credits_per_usd(&self) -> i64;
     /// Adds the watcher's metrics to the gateway's registry.
     fn register_metrics(&self, _registry: &mut Registry) {}
 }
@@ -56,9 +54,6 @@ pub struct NoDeposits;
 impl DepositSource for NoDeposits {
     fn options(&self, _account: AccountId) -> Vec<DepositOption> {
         Vec::new()
-    }
-    fn credits_per_usd(&self) -> i64 {
-        0
     }
 }
 
@@ -121,7 +116,7 @@ pub async fn account_deposits(
     Ok(Json(DepositsResponse {
         object: "deposits",
         enabled: !options.is_empty(),
-        credits_per_usd: state.deposits.credits_per_usd(),
+        credits_per_usd: state.config.credits_per_usd_sold,
         options,
         deposits,
     }))

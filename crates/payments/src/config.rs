@@ -3,7 +3,6 @@
 //! ```toml
 //! [payments]
 //! xpub = "xpub6…"              # the extended public key of m/44'/60'/0'/0
-//! credits_per_usd = 500         # optional, the price (SPEC: 500)
 //!
 //! [[payments.chains]]
 //! name = "base"
@@ -27,7 +26,6 @@ use crate::address::{Address, DepositKeys};
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
     pub xpub: String,
-    pub credits_per_usd: Option<i64>,
     pub chains: Vec<ChainFile>,
 }
 
@@ -90,25 +88,26 @@ pub struct Chain {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub keys: DepositKeys,
+    /// The gateway's `credits_per_usd_sold` (one setting for the price).
     pub credits_per_usd: i64,
     pub chains: Vec<Chain>,
 }
 
 impl Config {
-    /// Resolves the `[payments]` table, checking every field.
-    pub fn from_toml(value: toml::Value) -> anyhow::Result<Config> {
+    /// Resolves the `[payments]` table, checking every field; credits sell at
+    /// `credits_per_usd` (the gateway's `credits_per_usd_sold`).
+    pub fn from_toml(value: toml::Value, credits_per_usd: i64) -> anyhow::Result<Config> {
         let file: FileConfig = value
             .try_into()
             .map_err(|e| anyhow::anyhow!("[payments]: {e}"))?;
-        Config::resolve(file)
+        Config::resolve(file, credits_per_usd)
     }
 
-    pub fn resolve(file: FileConfig) -> anyhow::Result<Config> {
+    pub fn resolve(file: FileConfig, credits_per_usd: i64) -> anyhow::Result<Config> {
         let keys = DepositKeys::parse(&file.xpub)?;
-        let credits_per_usd = file.credits_per_usd.unwrap_or(500);
         anyhow::ensure!(
             credits_per_usd >= 1,
-            "payments.credits_per_usd must be at least 1"
+            "credits_per_usd_sold must be at least 1"
         );
         anyhow::ensure!(!file.chains.is_empty(), "payments.chains lists no chain");
         let chains = file
@@ -240,12 +239,15 @@ mod tests {
 
     #[test]
     fn resolves_defaults_and_checks_fields() {
-        let c = Config::from_toml(chain("")).unwrap();
+        let c = Config::from_toml(chain(""), 500).unwrap();
         assert_eq!(c.credits_per_usd, 500);
         assert_eq!(c.chains[0].finality, Finality::Finalized);
         assert_eq!(c.chains[0].minimum, 0);
-        let c = Config::from_toml(chain("finality = { confirmations = 3 }\nminimum = \"0.5\""))
-            .unwrap();
+        let c = Config::from_toml(
+            chain("finality = { confirmations = 3 }\nminimum = \"0.5\""),
+            500,
+        )
+        .unwrap();
         assert_eq!(c.chains[0].finality, Finality::Confirmations(3));
         assert_eq!(c.chains[0].minimum, 500_000);
         for bad in [
@@ -255,7 +257,7 @@ mod tests {
             "poll_interval_ms = 5000\nlease_ms = 1000",
             "colour = \"blue\"",
         ] {
-            assert!(Config::from_toml(chain(bad)).is_err(), "{bad}");
+            assert!(Config::from_toml(chain(bad), 500).is_err(), "{bad}");
         }
     }
 }

@@ -97,10 +97,6 @@ impl DepositSource for Payments {
             .collect()
     }
 
-    fn credits_per_usd(&self) -> i64 {
-        self.config.credits_per_usd
-    }
-
     fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
         self.metrics.register(registry);
     }

@@ -12,9 +12,12 @@ use shoal_payments::Payments;
 use shoal_store::{AccountId, Store};
 
 /// The `[payments]` section, resolved (taken out of `file`); `None` when there is none.
+/// Credits sell at the file's `credits_per_usd_sold` (the gateway checks its range).
 pub fn load(file: &mut FileConfig) -> anyhow::Result<Option<Arc<Payments>>> {
+    let price =
+        (file.credits_per_usd_sold).unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
     match file.payments.take() {
-        Some(section) => Ok(Some(Payments::new(Config::from_toml(section)?))),
+        Some(section) => Ok(Some(Payments::new(Config::from_toml(section, price)?))),
         None => Ok(None),
     }
 }

@@ -240,6 +240,20 @@ impl Store {
     /// `(chain_id, tx_hash, log_index)`.
     pub async fn record_deposit(&self, d: &NewDeposit, now: Millis) -> Result<DepositOutcome> {
         check(d)?;
+        // Rescans and a second watcher mostly meet deposits already recorded: a read answers
+        // them without a write (and, on PostgreSQL, without a commit to flush). The unique key
+        // still decides any race.
+        const SEEN: &str =
+            "SELECT 1 FROM deposits WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3";
+        let seen: Option<i32> = on_reader!(self, c => sqlx::query_scalar(SEEN)
+            .bind(d.chain_id)
+            .bind(&d.tx_hash)
+            .bind(d.log_index)
+            .fetch_optional(c)
+            .await?);
+        if seen.is_some() {
+            return Ok(DepositOutcome::AlreadyRecorded);
+        }
         let d = d.clone();
         match &self.backend {
             Backend::Sqlite(s) => s.writer().run(move |c| record_sqlite(c, &d, now)).await,
