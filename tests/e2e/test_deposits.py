@@ -9,6 +9,7 @@ published BIP44 address m/44'/60'/0'/0/1.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import uuid
@@ -214,10 +215,11 @@ def test_restart_and_rescan_credit_once(shoal_bin, tmp_path, log_dir, anvil):
 
 @pytest.fixture
 def pg_database():
-    admin_url = "postgres://postgres@127.0.0.1:5432/postgres"
+    """A throwaway database on $SHOAL_TEST_POSTGRES_URL's server (as the Rust suites use)."""
+    admin_url = os.environ.get("SHOAL_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     name = f"shoal_e2e_pay_{uuid.uuid4().hex[:10]}"
     subprocess.run(["psql", admin_url, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
-    yield f"postgres://postgres@127.0.0.1:5432/{name}"
+    yield admin_url.split("?")[0].rsplit("/", 1)[0] + "/" + name
     subprocess.run(["psql", admin_url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
 
 
