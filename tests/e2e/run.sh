@@ -35,4 +35,12 @@ if command -v npm >/dev/null && ! cmp -s "$node_dir/package-lock.json" "$node_st
   cp "$node_dir/package-lock.json" "$node_stamp"
 fi
 
+# anvil and solc-js for test_deposits.py (a local EVM chain), likewise from their lock file.
+chain_dir=tests/e2e/chain
+chain_stamp="$chain_dir/node_modules/.e2e-package-lock"
+if command -v npm >/dev/null && ! cmp -s "$chain_dir/package-lock.json" "$chain_stamp" 2>/dev/null; then
+  (cd "$chain_dir" && npm ci --no-audit --no-fund --silent)
+  cp "$chain_dir/package-lock.json" "$chain_stamp"
+fi
+
 exec "$venv/bin/python" -m pytest -q tests/e2e "$@"

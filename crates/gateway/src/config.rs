@@ -77,6 +77,8 @@ pub struct FileConfig {
     pub image_classifier_threads: Option<usize>,
     /// Replaces the built-in catalog whole.
     pub models: Option<Vec<ModelSpec>>,
+    /// Buying credits with a stablecoin (`shoal-payments` reads it; the binary wires it in).
+    pub payments: Option<toml::Value>,
 }
 
 #[derive(Debug, Deserialize)]

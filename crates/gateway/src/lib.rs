@@ -12,6 +12,7 @@ pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod cors;
+pub mod deposits;
 pub mod error;
 pub mod images;
 pub mod metrics;
@@ -59,6 +60,8 @@ pub struct Inner {
     pub metrics: metrics::Metrics,
     /// The check every rendered image passes before it is returned.
     pub image_check: Arc<dyn images::check::OutputCheck>,
+    /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
+    pub deposits: Arc<dyn deposits::DepositSource>,
 }
 
 impl std::ops::Deref for AppState {
@@ -68,9 +71,32 @@ impl std::ops::Deref for AppState {
     }
 }
 
+/// The seams a gateway is assembled from. Each defaults to its single-node, in-process
+/// choice; the binary swaps in the shared or configured ones (`shoal-cluster`,
+/// `shoal-classifier`, `shoal-payments`).
+pub struct Seams {
+    pub limiter: Arc<dyn RateLimiter>,
+    /// The check every rendered image passes before it is returned.
+    pub image_check: Arc<dyn images::check::OutputCheck>,
+    /// Other replicas' workers (see `peers`); `None` on a single node.
+    pub peers: Option<Arc<dyn peers::Peers>>,
+    pub deposits: Arc<dyn deposits::DepositSource>,
+}
+
+impl Default for Seams {
+    fn default() -> Self {
+        Seams {
+            limiter: Arc::new(LocalGcra::default()),
+            image_check: Arc::new(images::check::Unconfigured),
+            peers: None,
+            deposits: Arc::new(deposits::NoDeposits),
+        }
+    }
+}
+
 impl AppState {
     pub fn new(config: GatewayConfig, store: Store) -> Self {
-        Self::with_limiter(config, store, Arc::new(LocalGcra::default()))
+        Self::with_seams(config, store, Seams::default())
     }
 
     pub fn with_limiter(
@@ -78,37 +104,26 @@ impl AppState {
         store: Store,
         limiter: Arc<dyn RateLimiter>,
     ) -> Self {
-        Self::with_parts(
-            config,
-            store,
+        let seams = Seams {
             limiter,
-            Arc::new(images::check::Unconfigured),
-        )
+            ..Seams::default()
+        };
+        Self::with_seams(config, store, seams)
     }
 
-    /// Every part chosen: the rate limiter and the output check of images.
-    pub fn with_parts(
-        config: GatewayConfig,
-        store: Store,
-        limiter: Arc<dyn RateLimiter>,
-        image_check: Arc<dyn images::check::OutputCheck>,
-    ) -> Self {
-        Self::with_peers(config, store, limiter, image_check, None)
-    }
-
-    /// [`AppState::with_parts`] joined to other replicas through `peers` (see `peers`); must
-    /// be called inside the runtime when `peers` is set.
-    pub fn with_peers(
-        config: GatewayConfig,
-        store: Store,
-        limiter: Arc<dyn RateLimiter>,
-        image_check: Arc<dyn images::check::OutputCheck>,
-        peers: Option<Arc<dyn peers::Peers>>,
-    ) -> Self {
+    /// The gateway on the given seams; must be called inside the runtime when `peers` is set.
+    pub fn with_seams(config: GatewayConfig, store: Store, seams: Seams) -> Self {
+        let Seams {
+            limiter,
+            image_check,
+            peers,
+            deposits,
+        } = seams;
         let pool = Pool::new(config.queue_timeout, config.max_queued);
         let mut metrics = metrics::Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
         metrics.register_pool(&pool.counters);
+        deposits.register_metrics(metrics.registry_mut());
         if let Some(p) = &peers {
             p.register_metrics(metrics.registry_mut());
         }
@@ -120,6 +135,7 @@ impl AppState {
             key_cache: KeyCache::default(),
             metrics,
             image_check,
+            deposits,
         }));
         if let Some(p) = peers {
             p.join(state.clone());
@@ -177,6 +193,7 @@ fn api_v1(state: &AppState) -> Router<AppState> {
         .routes(routes!(api::balance))
         .routes(routes!(api::chat_completions))
         .route("/images/generations", post(images::generations))
+        .route("/deposits", get(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .routes(routes!(openapi::openapi_json))
         .split_for_parts();

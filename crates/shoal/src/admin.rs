@@ -42,6 +42,9 @@ enum AdminCommand {
     /// The credit ledger.
     #[command(subcommand)]
     Ledger(LedgerCommand),
+    /// Stablecoin deposits (the config file's [payments] section).
+    #[command(subcommand)]
+    Deposits(crate::deposits::DepositsCommand),
 }
 
 #[derive(Subcommand)]
@@ -115,12 +118,15 @@ enum LedgerCommand {
 }
 
 pub async fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
-    let file = match &args.config {
+    let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,
         None => FileConfig::default(),
     };
     let store = args.store.open(&file).await?;
-    let result = execute(&store, args.command).await;
+    let result = match args.command {
+        AdminCommand::Deposits(cmd) => crate::deposits::admin(&store, &mut file, cmd).await,
+        command => execute(&store, command).await,
+    };
     store.close().await;
     result
 }
@@ -178,6 +184,7 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             );
             println!("{}", token.token);
         }
+        AdminCommand::Deposits(_) => unreachable!("run() handles deposits"),
         AdminCommand::Ledger(LedgerCommand::Verify) => {
             let report = store.verify_ledger().await?;
             eprintln!("checked {} accounts", report.accounts_checked);

@@ -10,6 +10,7 @@ use tracing_subscriber::filter::LevelFilter;
 
 mod admin;
 mod classifier;
+mod deposits;
 mod serve;
 
 #[derive(Parser)]

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use shoal_gateway::config::{FileConfig, GatewayConfig};
-use shoal_gateway::AppState;
+use shoal_gateway::{AppState, Seams};
 
 use crate::StoreArgs;
 
@@ -93,6 +93,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .demo
         .then(|| data_dir(&args.store).join("demo-classifier"));
     let image_check = crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
+    let payments = crate::deposits::load(&mut file)?;
     let config = GatewayConfig::from_file(file)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -104,7 +105,20 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
 
-    let state = AppState::with_peers(config, store.clone(), limiter, image_check, peers);
+    let mut seams = Seams {
+        limiter,
+        image_check,
+        peers,
+        ..Seams::default()
+    };
+    if let Some(p) = &payments {
+        seams.deposits = p.clone();
+    }
+    let state = AppState::with_seams(config, store.clone(), seams);
+    let watchers = match &payments {
+        Some(p) => p.spawn_watchers(&store)?,
+        None => Vec::new(),
+    };
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {
@@ -112,6 +126,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
 
     shoal_gateway::serve(listener, state, shutdown_signal()).await?;
+    for w in watchers {
+        w.abort();
+    }
     if let Some(worker) = demo {
         worker.abort();
     }

@@ -58,6 +58,7 @@
 //! run on open.
 
 pub mod credentials;
+pub mod deposits;
 pub mod money;
 
 /// Unix time in milliseconds.

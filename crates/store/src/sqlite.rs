@@ -254,6 +254,11 @@ impl SqliteStore {
     }
 
     /// A reading connection.
+    /// The writer thread, for ledger writes written in other modules (deposits).
+    pub(crate) fn writer(&self) -> &Writer {
+        &self.writer
+    }
+
     pub(crate) async fn reader(&self) -> Result<Lease<'_, Sqlite>> {
         self.reader.acquire().await
     }

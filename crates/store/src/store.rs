@@ -23,11 +23,11 @@ use crate::{
 /// `Send + Sync`, cheap to clone (clones share the connections).
 #[derive(Clone)]
 pub struct Store {
-    backend: Backend,
+    pub(crate) backend: Backend,
 }
 
 #[derive(Clone)]
-enum Backend {
+pub(crate) enum Backend {
     Sqlite(SqliteStore),
     Postgres(PgStore),
 }
@@ -91,7 +91,7 @@ macro_rules! write_id {
 /// dropped half-way (a client that disconnects must not leave a deposit unsent). Holds and
 /// settles need no such task: once queued, a writer (SQLite's thread, PostgreSQL's writer
 /// tasks) runs them to completion.
-async fn detached<T, F>(op: F) -> Result<T>
+pub(crate) async fn detached<T, F>(op: F) -> Result<T>
 where
     T: Send + 'static,
     F: std::future::Future<Output = Result<T>> + Send + 'static,

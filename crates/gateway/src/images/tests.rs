@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, watch};
 use super::check::{Asked, OutputCheck, PngOnly, Verdict};
 use super::render::{self, Failure, ImageContext, Progress};
 use super::*;
+use crate::Seams;
 use crate::config::{FileConfig, GatewayConfig};
 use crate::pool::{ImageEvent, WorkerId};
 use crate::ratelimit::LocalGcra;
@@ -50,7 +51,11 @@ async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (AppState, AccountI
             .await
             .unwrap();
     }
-    let state = AppState::with_parts(config, store, Arc::new(LocalGcra::default()), check);
+    let seams = Seams {
+        image_check: check,
+        ..Seams::default()
+    };
+    let state = AppState::with_seams(config, store, seams);
     (state, account)
 }
 

@@ -5,7 +5,9 @@ mod harness;
 
 mod accounts;
 mod batches;
+mod deposits;
 mod ledger;
 mod pruning;
 mod rules;
+mod sim_deposits;
 mod simulation;

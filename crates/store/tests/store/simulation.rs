@@ -258,6 +258,7 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
     }
     let mut next_request = 0u64;
     let mut rows = RowReader::open(db).await;
+    let mut chain = crate::sim_deposits::DepositModel::default();
 
     for step in 0..steps {
         sim.step = step;
@@ -418,7 +419,22 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     sim.saw("reaped");
                 }
             }
-            88..=92 => {
+            88..=89 => {
+                let acc = rng.random_range(0..ACCOUNTS);
+                let id = model.accounts[acc].id;
+                let (what, got, want) = chain.step(&mut rng, &store, acc, id, op_now).await;
+                sim.note(what);
+                sim.eq(got, want, "chain deposit");
+                if let shoal_store::deposits::DepositOutcome::Credited { credits } = got {
+                    sim.saw("chain deposit");
+                    model.accounts[acc].balance += credits;
+                    model.accounts[acc].deposited += credits;
+                }
+                if !chain.check_remainder(&store, acc, id).await {
+                    sim.fail(format!("acc{acc}: the carried fraction differs"));
+                }
+            }
+            90..=92 => {
                 let acc = rng.random_range(0..ACCOUNTS);
                 let credits = rng.random_range(1..=300);
                 sim.note(format!("deposit acc{acc} {credits}"));

@@ -1,0 +1,249 @@
+//! The watcher against a scripted JSON-RPC node (a stand-in for a third-party server, in
+//! this folder) and a real SQLite store: node failures delay but never skip a range, logs the
+//! node should not have returned are ignored, rescans and a second watcher credit nothing twice,
+//! and a node on the wrong chain credits nobody.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use shoal_payments::address::DepositKeys;
+use shoal_payments::config::{Chain, Finality};
+use shoal_payments::metrics::WatcherMetrics;
+use shoal_payments::rpc::TRANSFER_TOPIC;
+use shoal_payments::watcher::Watcher;
+use shoal_store::Store;
+
+const XPUB: &str = "xpub6DyUKdwoLWmUJ4Tn9Bbsdtx7B5Ws18mEN19e5HT52ikE53FiUheSQXrZUNPovqfyKmw4579A1Mm3GXXKM39N64uooBfJ4tNAzFsEbodRTx4";
+const TOKEN: &str = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+const OTHER_TOKEN: &str = "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
+
+/// What the scripted node does: its head, its logs, failures to inject, what it was asked.
+#[derive(Default)]
+struct Node {
+    chain_id: u64,
+    latest: u64,
+    logs: Vec<Value>,
+    /// Answers for the next eth_getLogs calls, in order: a status or a JSON-RPC error.
+    failures: Vec<Failure>,
+    ranges: Vec<(u64, u64)>,
+}
+
+#[derive(Clone, Copy)]
+enum Failure {
+    Status(u16),
+    RpcError,
+    Garbage,
+}
+
+type Shared = Arc<Mutex<Node>>;
+
+fn hex_u64(v: &Value) -> u64 {
+    u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
+}
+
+async fn rpc(State(node): State<Shared>, Json(req): Json<Value>) -> Response {
+    let mut n = node.lock().unwrap();
+    let result = match req["method"].as_str().unwrap() {
+        "eth_chainId" => json!(format!("{:#x}", n.chain_id)),
+        "eth_blockNumber" => json!(format!("{:#x}", n.latest)),
+        "eth_getLogs" => {
+            let filter = &req["params"][0];
+            let (from, to) = (hex_u64(&filter["fromBlock"]), hex_u64(&filter["toBlock"]));
+            n.ranges.push((from, to));
+            if !n.failures.is_empty() {
+                return match n.failures.remove(0) {
+                    Failure::Status(s) => StatusCode::from_u16(s).unwrap().into_response(),
+                    Failure::RpcError => Json(json!({"jsonrpc": "2.0", "id": 1,
+                        "error": {"code": -32005, "message": "query returned more than 10000 results"}}))
+                    .into_response(),
+                    Failure::Garbage => "{not json".into_response(),
+                };
+            }
+            // Like a careless node: everything in the range, whatever the filter says.
+            let inside = |l: &&Value| (from..=to).contains(&hex_u64(&l["blockNumber"]));
+            Value::Array(n.logs.iter().filter(inside).cloned().collect())
+        }
+        other => panic!("unexpected method {other}"),
+    };
+    Json(json!({"jsonrpc": "2.0", "id": 1, "result": result})).into_response()
+}
+
+async fn start_node(node: Shared) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = Router::new().route("/", post(rpc)).with_state(node);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}/")
+}
+
+fn transfer(token: &str, to: &str, units: u64, block: u64, tx: u8) -> Value {
+    json!({
+        "address": token,
+        "topics": [TRANSFER_TOPIC,
+                   format!("0x{:0>64}", "f39fd6e51aad88f6f4ce6ab8827279cfffb92266"),
+                   format!("0x{:0>64}", to.trim_start_matches("0x"))],
+        "data": format!("0x{units:064x}"),
+        "blockNumber": format!("{block:#x}"),
+        "transactionHash": format!("0x{}", hex::encode([tx; 32])),
+        "logIndex": "0x0",
+        "removed": false,
+    })
+}
+
+fn chain(url: &str, chain_id: u64) -> Chain {
+    Chain {
+        name: "dev".into(),
+        rpc_url: url.into(),
+        chain_id,
+        token: TOKEN.parse().unwrap(),
+        symbol: "USDC".into(),
+        decimals: 6,
+        minimum: 0,
+        finality: Finality::Confirmations(2),
+        start_block: Some(0),
+        max_blocks_per_scan: 10,
+        poll_interval: Duration::from_millis(10),
+        lease: Duration::from_secs(60),
+    }
+}
+
+fn watcher(url: &str, chain_id: u64, store: &Store, holder: &str) -> Watcher {
+    let keys = DepositKeys::parse(XPUB).unwrap();
+    let metrics = Arc::new(WatcherMetrics::default());
+    Watcher::new(
+        chain(url, chain_id),
+        store.clone(),
+        keys,
+        500,
+        metrics,
+        holder.into(),
+    )
+    .unwrap()
+}
+
+/// Ticks until the cursor reaches `next`; returns how many ticks failed.
+async fn run_to(w: &mut Watcher, store: &Store, next: i64) -> usize {
+    let mut failed = 0;
+    for _ in 0..100 {
+        if store.deposit_cursor(31337, TOKEN).await.unwrap() == Some(next) {
+            return failed;
+        }
+        if w.tick().await.is_err() {
+            failed += 1;
+        }
+    }
+    panic!("the cursor never reached {next}");
+}
+
+#[tokio::test]
+async fn failures_retry_the_same_range_and_nothing_is_credited_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_data_dir(dir.path()).await.unwrap();
+    let account = store.create_account("a@example.com", 0).await.unwrap();
+    let mine = DepositKeys::parse(XPUB)
+        .unwrap()
+        .address(account as u32)
+        .unwrap()
+        .lower();
+    let stranger = DepositKeys::parse(XPUB)
+        .unwrap()
+        .address(999)
+        .unwrap()
+        .lower();
+    let node = Arc::new(Mutex::new(Node {
+        chain_id: 31337,
+        latest: 50,
+        logs: vec![
+            transfer(TOKEN, &mine, 1_000_000, 5, 1),
+            transfer(TOKEN, &mine, 2_000_000, 25, 2),
+            transfer(TOKEN, &stranger, 7_000_000, 30, 3),
+            transfer(OTHER_TOKEN, &mine, 9_000_000, 31, 4),
+            transfer(TOKEN, &mine, 500_000, 48, 5),
+            // Not final yet (latest 50, two confirmations: final up to 48).
+            transfer(TOKEN, &mine, 4_000_000, 49, 6),
+        ],
+        failures: vec![
+            Failure::Status(429),
+            Failure::RpcError,
+            Failure::Status(502),
+            Failure::Garbage,
+        ],
+        ..Node::default()
+    }));
+    let url = start_node(node.clone()).await;
+    let mut w = watcher(&url, 31337, &store, "gw-a");
+
+    // Blocks 0..=48 in ranges of ten; the four failures hit the first range.
+    assert_eq!(run_to(&mut w, &store, 49).await, 4);
+    let ranges = node.lock().unwrap().ranges.clone();
+    assert_eq!(
+        ranges,
+        [
+            (0, 9),
+            (0, 9),
+            (0, 9),
+            (0, 9),
+            (0, 9),
+            (10, 19),
+            (20, 29),
+            (30, 39),
+            (40, 48)
+        ]
+    );
+    let b = store.balance(account, 0).await.unwrap();
+    assert_eq!(b.credits, 500 + 1000 + 250);
+    assert!(!w.tick().await.unwrap(), "nothing more is final");
+
+    // Block 49 becomes final; then a rescan from 0 and a second watcher credit nothing again.
+    node.lock().unwrap().latest = 51;
+    run_to(&mut w, &store, 50).await;
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 3750);
+    store.set_deposit_cursor(31337, TOKEN, 0, 0).await.unwrap();
+    run_to(&mut w, &store, 50).await;
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 3750);
+    assert_eq!(store.list_deposits(None, 100).await.unwrap().len(), 4);
+
+    // While gw-a's lease lasts, gw-b does nothing at all.
+    let asked = node.lock().unwrap().ranges.len();
+    let mut b = watcher(&url, 31337, &store, "gw-b");
+    assert!(!b.tick().await.unwrap());
+    assert_eq!(node.lock().unwrap().ranges.len(), asked);
+    assert!(store
+        .verify_ledger()
+        .await
+        .unwrap()
+        .discrepancies
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_node_on_another_chain_credits_nobody() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_data_dir(dir.path()).await.unwrap();
+    let account = store.create_account("a@example.com", 0).await.unwrap();
+    let mine = DepositKeys::parse(XPUB)
+        .unwrap()
+        .address(account as u32)
+        .unwrap()
+        .lower();
+    let node = Arc::new(Mutex::new(Node {
+        chain_id: 1,
+        latest: 20,
+        logs: vec![transfer(TOKEN, &mine, 1_000_000, 5, 1)],
+        ..Node::default()
+    }));
+    let url = start_node(node.clone()).await;
+    let mut w = watcher(&url, 31337, &store, "gw-a");
+    for _ in 0..3 {
+        let err = w.tick().await.unwrap_err().to_string();
+        assert!(err.contains("is on chain 1, not 31337"), "{err}");
+    }
+    assert!(node.lock().unwrap().ranges.is_empty());
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 0);
+}
