@@ -1,6 +1,6 @@
 """What the image output classifier does to chat latency: real processes (`shoal serve` with
 the classifier loaded from --weights, `shoal worker` in front of the scripted chat upstream,
-`shoal-image-worker` in front of the txt2img stand-in answering noise PNGs at once, so the
+`shoal-image-worker` in front of the txt2img stand-in answering banded PNGs at once, so the
 classifier is the busy part of every image request), alternating phases of chat alone and
 chat with image requests in flight, so drift on a shared machine hits both alike.
 """
@@ -52,7 +52,7 @@ def main() -> None:
                      config_toml=classifier_toml(args.weights, concepts))
         account = gw.new_account(credits=10_000_000)
         Worker(shoal_bin_path(), gw, Upstream(runs), ["large-27b-uncensored"], runs, concurrency=8)
-        ImageWorker(gw, A1111(runs, noise=True), runs)
+        ImageWorker(gw, A1111(runs), runs)  # banded PNGs: cheap for the stand-in to make
         chat_latencies(gw, account.key, 20)  # warm-up
         alone, loaded, done = [], [], []
         for _ in range(args.rounds):
