@@ -103,14 +103,15 @@ fn init_logging(format: LogFormat) {
         // tungstenite logs whole frames at TRACE, and frames carry prompts and completions: it
         // never gets more than DEBUG, whatever SHOAL_LOG says.
         Ok(mut filter) => {
-            for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
-                filter = filter.add_directive(directive.parse().expect("static directive"));
-            }
             // async-nats logs whole messages (prompts) at TRACE and its server's URL
-            // (password) at DEBUG: it never gets more than INFO.
+            // (password) at DEBUG: it never gets more than INFO (asked before the directives
+            // below raise the filter's most verbose level).
             let verbose = filter
                 .max_level_hint()
                 .is_none_or(|l| l > LevelFilter::INFO);
+            for directive in ["tungstenite=debug", "tokio_tungstenite=debug"] {
+                filter = filter.add_directive(directive.parse().expect("static directive"));
+            }
             if verbose {
                 let cap = "async_nats=info".parse().expect("static directive");
                 filter = filter.add_directive(cap);
