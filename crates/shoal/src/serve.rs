@@ -31,6 +31,29 @@ pub struct ServeArgs {
     /// With --demo: a real GGUF model to serve instead of the generated test model.
     #[arg(long, value_name = "FILE", requires = "demo")]
     demo_gguf: Option<PathBuf>,
+    #[command(flatten)]
+    browser: BrowserArgs,
+}
+
+/// Browser workers: the page `/worker` and the `service-pro` model files tabs load.
+#[derive(Args)]
+struct BrowserArgs {
+    /// The 4B GGUF that tabs without a capable GPU run on the CPU (served at
+    /// /worker/models/4b.gguf); with either file the gateway serves the worker page.
+    #[arg(long, value_name = "FILE", env = "SHOAL_BROWSER_GGUF_4B")]
+    browser_gguf_4b: Option<PathBuf>,
+    /// The 9B GGUF that tabs with a capable WebGPU adapter run.
+    #[arg(long, value_name = "FILE", env = "SHOAL_BROWSER_GGUF_9B")]
+    browser_gguf_9b: Option<PathBuf>,
+}
+
+impl BrowserArgs {
+    fn files(self) -> Vec<(String, PathBuf)> {
+        [("4b", self.browser_gguf_4b), ("9b", self.browser_gguf_9b)]
+            .into_iter()
+            .filter_map(|(v, p)| Some((v.to_owned(), p?)))
+            .collect()
+    }
 }
 
 /// What replicas share (docs/deploy.md).
@@ -80,6 +103,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     std::io::stdout().flush()?;
 
     let state = AppState::with_limiter(config, store.clone(), limiter);
+    let browser_files = args.browser.files();
+    if !browser_files.is_empty() {
+        shoal_browser::install(&state, browser_files)?;
+    }
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {
