@@ -35,4 +35,12 @@ if command -v npm >/dev/null && ! cmp -s "$node_dir/package-lock.json" "$node_st
   cp "$node_dir/package-lock.json" "$node_stamp"
 fi
 
+# playwright-core for test_browser.py (tests/e2e/browser), likewise.
+browser_dir=tests/e2e/browser
+browser_stamp="$browser_dir/node_modules/.e2e-package-lock"
+if command -v npm >/dev/null && ! cmp -s "$browser_dir/package-lock.json" "$browser_stamp" 2>/dev/null; then
+  (cd "$browser_dir" && npm ci --no-audit --no-fund --silent)
+  cp "$browser_dir/package-lock.json" "$browser_stamp"
+fi
+
 exec "$venv/bin/python" -m pytest -q tests/e2e "$@"
