@@ -10,7 +10,7 @@ const CACHE = 'shoal-models-v1';
 // What the page shows, and what tests read (`window.shoal`); never prompts or answers.
 const state = { phase: 'starting', connection: 'offline', model: null, tier: null,
   tokensPerSecond: null, jobs: 0, threads: null, lastUsage: null, error: null };
-window.shoal = { state };
+window.shoal = { state, fetchModel: (url, bytes) => modelBlob(url, bytes) };
 
 function show(message, bad = false) {
   $('message').textContent = message;
@@ -69,11 +69,16 @@ async function modelBlob(url, bytes) {
 /** Loads `variant` and measures it with a short greedy run; null when it cannot serve. */
 async function load(config, choice) {
   const file = config.variants.find((v) => v.variant === choice.variant);
+  let t0 = performance.now();
   const blob = await modelBlob(file.url, file.bytes);
+  state.downloadMs = performance.now() - t0;
   progress('Loading the model', 0, 0);
+  t0 = performance.now();
   const wllama = new Wllama({ default: '/worker/vendor/wllama/wllama.wasm' });
   wllama.setCompat(null); // no CDN: every file comes from this gateway
-  await wllama.loadModel([blob], { n_ctx: file.context, n_gpu_layers: choice.gpu ? 999 : 0 });
+  await wllama.loadModel([blob], { n_ctx: file.context, n_gpu_layers: choice.gpu ? 999 : 0,
+    n_threads: navigator.hardwareConcurrency || 1 });
+  state.loadMs = performance.now() - t0;
   state.threads = wllama.getNumThreads();
   const started = performance.now();
   let tokens = 0;
@@ -177,6 +182,7 @@ class Session {
       for await (const chunk of stream) {
         const choice = chunk.choices?.[0];
         if (choice?.text) {
+          if (sent === 0) state.lastTtftMs = performance.now() - started;
           this.send({ type: 'delta', job_id: msg.job_id, content: choice.text });
           sent += 1;
         }
