@@ -20,13 +20,25 @@ import pytest
 
 from harness import E2E_DIR, REPO_ROOT, Gateway, credits_for
 from test_chat import settled
-from test_llama import MAKE_TEST_MODEL, chatml, count_tokens
+from test_llama import MAKE_TEST_MODEL, chatml
 
 BROWSER_DIR = E2E_DIR / "browser"
 SHOTS = BROWSER_DIR / "shots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PROMPT = "Say something about tide pools."
-HEARTBEAT_MS = 1000
+HEARTBEAT_MS = 2000
+
+
+def count_tokens(text: str) -> int:
+    """The generator's own Python tokenizer, called in process (the text may hold a NUL byte,
+    which no command line can carry)."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("make_test_model", str(MAKE_TEST_MODEL))
+    spec = importlib.util.spec_from_loader("make_test_model", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module.count_tokens(text, module.N_MERGES)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +50,7 @@ def browser_gateway(shoal_bin, tmp_path_factory, log_dir):
     root = tmp_path_factory.mktemp("browser")
     gguf = root / "tiny.gguf"
     subprocess.run([sys.executable, str(MAKE_TEST_MODEL), str(gguf)], check=True, timeout=60)
-    gw = Gateway(shoal_bin, root, log_dir, config_toml=f"worker_heartbeat_ms = {HEARTBEAT_MS}\n",
+    gw = Gateway(shoal_bin, root, log_dir, config_toml=f"worker_heartbeat_ms = {HEARTBEAT_MS}\nqueue_timeout_secs = 120\n",
                  extra_args=("--browser-gguf-4b", str(gguf)))
     link = gw.admin("browser-invite", "create", "--base-url", gw.base)
     assert link.startswith(gw.base + "/worker#invite=shoal-wt-")
@@ -71,8 +83,10 @@ def test_a_tab_serves_and_the_gateway_counts_the_tokens(browser_gateway):
     usage = got["usage"]
     # The prompt: the gateway's count is llama.cpp's (in the tab) and the generator's.
     assert usage["prompt_tokens"] == seen["tabPromptTokens"] == count_tokens(chatml(PROMPT))
-    # The answer: counted from the text the client received, not taken from the tab.
-    assert usage["completion_tokens"] == seen["tabCountOfAnswer"] == count_tokens(got["content"])
+    # The answer: the text the tab generated (seen on the wire), counted by the gateway; the
+    # client sees it parsed (leading space trimmed, <think> text as reasoning).
+    assert seen["raw"].strip().startswith(got["content"].strip()[:8]), (seen["raw"], got["content"])
+    assert usage["completion_tokens"] == seen["tabCountOfAnswer"] == count_tokens(seen["raw"])
     assert seen["state"]["isolated"] is True, "the page must be cross-origin isolated (threads)"
     assert seen["state"]["jobs"] == 1 and seen["state"]["tier"] == "4b on CPU"
     after = settled(gw, account.key)
@@ -83,7 +97,7 @@ def test_two_tabs_share_the_load(browser_gateway):
     gw = browser_gateway
     seen = drive(gw, "share", gw.new_account(credits=1000).key)
     assert seen["errors"] == 0
-    assert sum(seen["jobs"]) == 8 and min(seen["jobs"]) >= 1, seen["jobs"]
+    assert sum(seen["jobs"]) == 6 and min(seen["jobs"]) >= 1, seen["jobs"]
 
 
 def test_a_tab_closed_before_its_first_token_fails_over(browser_gateway):
@@ -109,7 +123,7 @@ def test_a_tab_that_goes_offline_is_dropped_after_the_heartbeat_window(browser_g
     gw = browser_gateway
     seen = drive(gw, "offline", gw.new_account(credits=1000).key)
     assert seen["before"] is True
-    assert seen["droppedAfterMs"] < 3 * HEARTBEAT_MS + 4000, seen
+    assert seen["droppedAfterMs"] < 3 * HEARTBEAT_MS + 6000, seen
 
 
 def test_the_tier_rules(browser_gateway):

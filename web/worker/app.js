@@ -139,7 +139,11 @@ class Session {
       for (const job of this.jobs.values()) job.abort();
       state.connection = this.stopped ? 'stopped' : 'disconnected, retrying';
       render();
-      if (!this.stopped) setTimeout(() => this.dial(), 3000);
+      if (this.stopped) return;
+      // Back off to a minute: a refused or expired invite must not hammer the gateway.
+      this.retry = Math.min((this.retry || 1500) * 2, 60_000);
+      show(`Lost the connection to the gateway; trying again in ${Math.round(this.retry / 1000)} s.`, true);
+      setTimeout(() => this.dial(), this.retry);
     };
   }
 
@@ -149,6 +153,7 @@ class Session {
 
   receive(msg) {
     if (msg.type === 'welcome') {
+      this.retry = 0;
       state.connection = 'serving';
       state.phase = 'serving';
       show('Serving: this tab answers requests while it stays open.');
@@ -244,8 +249,9 @@ async function main() {
   window.shoal.session = session;
   // Counts `text` with the tab's own llama.cpp tokenizer (the tests compare the gateway's count).
   window.shoal.count = async (text) => {
-    const r = await loaded.wllama.createCompletion({ prompt: text, max_tokens: 1, temperature: 0 });
-    return r.usage.prompt_tokens;
+    const r = await loaded.wllama.createCompletion({ prompt: text, max_tokens: 1, temperature: 0, cache_prompt: false,
+      logit_bias: loaded.bias });
+    return r.usage.prompt_tokens + (r.usage.prompt_tokens_details?.cached_tokens ?? 0);
   };
   $('stop').disabled = false;
   $('stop').onclick = () => session.stop();

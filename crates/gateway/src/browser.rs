@@ -275,11 +275,6 @@ impl BrowserConn {
         }
         self.pool.forget(self.worker)
     }
-
-    /// The longest a tab may go without a frame while jobs run on it.
-    pub fn stall_tick() -> Duration {
-        STEP_DEADLINE / 3
-    }
 }
 
 /// Whether a worker of `kind` may join with `token`: a browser invite admits only browser

@@ -71,26 +71,39 @@ async function serve(browser) {
   await bare.goto(`${BASE}/worker`);
   await until('no-invite message', () => bare.evaluate(() => window.shoal?.state.phase === 'no-invite'));
   await bare.screenshot({ path: `${SHOTS}/no-invite.png`, fullPage: true });
-  const tab = await openTab(browser, 'tab');
+  // What the tab sends, as the gateway receives it: the raw text, before the gateway's parser
+  // (which trims leading space and moves <think> text to reasoning).
+  const raw = [];
+  const tab = await openTab(browser, 'tab', (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((m) => ws.send(m));
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m));
+      if (msg.type === 'delta') raw.push(msg.content ?? '');
+      server.send(m);
+    });
+  });
   await shot(tab, 'serving');
   const availableAfterJoin = await available();
   const got = await stream();
   const state = await tabState(tab);
-  const tabPromptTokens = state.lastUsage?.prompt_tokens ?? null;
-  const tabCountOfAnswer = await tab.page.evaluate((t) => window.shoal.count(t), got.content);
+  // llama.cpp's server counts only the tokens it did not find in its cache as prompt tokens.
+  const u = state.lastUsage;
+  const tabPromptTokens = u ? u.prompt_tokens + (u.prompt_tokens_details?.cached_tokens ?? 0) : null;
+  const tabCountOfAnswer = await tab.page.evaluate((t) => window.shoal.count(t), raw.join(''));
   await shot(tab, 'served');
   await tab.page.click('#stop');
   await until('stopped', () => tab.page.evaluate(() => window.shoal.state.phase === 'stopped'));
   await shot(tab, 'stopped');
   const availableAfterStop = await until('not available', async () => !(await available()) || null, 20_000)
     .then(() => false).catch(() => true);
-  return { availableAfterJoin, availableAfterStop, got, state, tabPromptTokens, tabCountOfAnswer };
+  return { availableAfterJoin, availableAfterStop, got, raw: raw.join(''), state, tabPromptTokens, tabCountOfAnswer };
 }
 
-/** Two tabs, eight requests at once: both serve. */
+/** Two tabs, six requests at once: both serve. */
 async function share(browser) {
   const tabs = [await openTab(browser, 'a'), await openTab(browser, 'b')];
-  const results = await Promise.all(Array.from({ length: 8 }, () => stream(48)));
+  const results = await Promise.all(Array.from({ length: 6 }, () => stream(16)));
   const jobs = [];
   for (const t of tabs) jobs.push((await tabState(t)).jobs);
   await shot(tabs[0], 'shared-a');
