@@ -62,7 +62,8 @@ if (first.phase !== 'serving') throw new Error(JSON.stringify(first));
 
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const order = r % 2 === 0 ? ['native', 'tab'] : ['tab', 'native'];
+  const both = env('NATIVE') ? ['native', 'tab'] : ['tab'];
+  const order = r % 2 === 0 ? both : [...both].reverse();
   const row = {};
   for (const who of order) {
     row[who] = await ask(who === 'tab' ? 'service-pro' : 'large-27b-uncensored');

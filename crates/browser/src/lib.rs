@@ -18,11 +18,12 @@ use shoal_gateway::browser::BrowserPool;
 /// The catalog model browser tabs serve.
 pub const MODEL: &str = "service-pro";
 
-/// Opens the configured model files (`variant`, path) and wires browser workers into `state`.
-pub fn install(
-    state: &shoal_gateway::AppState,
-    files: Vec<(String, PathBuf)>,
-) -> anyhow::Result<()> {
+/// Opens the configured model files (`variant`, path): their metadata only, checked before
+/// the gateway listens. `None` when there are none.
+pub fn open(files: Vec<(String, PathBuf)>) -> anyhow::Result<Option<BrowserPool>> {
+    if files.is_empty() {
+        return Ok(None);
+    }
     let mut variants = BTreeMap::new();
     for (name, path) in files {
         variants.insert(name, engine::Variant::open(path)?);
@@ -31,7 +32,11 @@ pub fn install(
         model: MODEL.to_owned(),
         variants,
     };
-    let pool = BrowserPool::new(Arc::new(models));
+    Ok(Some(BrowserPool::new(Arc::new(models))))
+}
+
+/// Wires browser workers into `state` (before its router is built).
+pub fn install(state: &shoal_gateway::AppState, pool: BrowserPool) -> anyhow::Result<()> {
     if state.browser.set(Arc::new(pool)).is_err() {
         anyhow::bail!("browser workers are already installed");
     }

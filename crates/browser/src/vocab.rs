@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use anyhow::{bail, Context};
 use fancy_regex::Regex;
 
@@ -19,7 +20,9 @@ const SPECIAL_TYPES: [i64; 2] = [3, 4];
 pub struct Vocab {
     ids: HashMap<String, u32>,
     ranks: HashMap<(String, String), usize>,
-    specials: Vec<String>,
+    /// Special tokens' ids, and a matcher that finds the leftmost, longest one in a text.
+    special_ids: Vec<u32>,
+    specials: AhoCorasick,
     byte_char: [char; 256],
     split: Regex,
     add_bos: bool,
@@ -66,18 +69,21 @@ impl Vocab {
             let (a, b) = m.split_once(' ').context("a merge without a space")?;
             ranks.entry((a.to_owned(), b.to_owned())).or_insert(rank);
         }
-        let mut specials: Vec<String> = (tokens.iter().zip(&types))
-            .filter(|(_, t)| SPECIAL_TYPES.contains(t))
-            .map(|(s, _)| s.clone())
-            .collect();
-        // Longest first, so that a special token that starts another never wins.
-        specials.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        let (special_ids, special_texts): (Vec<u32>, Vec<&String>) = (tokens.iter().zip(&types))
+            .enumerate()
+            .filter(|(_, (_, t))| SPECIAL_TYPES.contains(t))
+            .map(|(i, (s, _))| (i as u32, s))
+            .unzip();
+        let specials = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(special_texts)?;
         let token = |key| int(meta, key).and_then(|i| tokens.get(i as usize)).cloned();
         Ok(Self {
             ids: (tokens.iter().enumerate())
                 .map(|(i, t)| (t.clone(), i as u32))
                 .collect(),
             ranks,
+            special_ids,
             specials,
             byte_char: shoal_worker::llama::test_model::byte_alphabet(),
             split: Regex::new(QWEN2)?,
@@ -96,24 +102,13 @@ impl Vocab {
         if with_bos && self.add_bos {
             out.extend(self.ids.get(&self.bos));
         }
-        let mut rest = text;
-        while !rest.is_empty() {
-            let next = (self.specials.iter())
-                .filter_map(|s| rest.find(s.as_str()).map(|at| (at, s)))
-                .min_by_key(|(at, s)| (*at, std::cmp::Reverse(s.len())));
-            let (plain, special) = match next {
-                Some((at, s)) => (&rest[..at], Some(s)),
-                None => (rest, None),
-            };
-            self.encode_plain(plain, &mut out);
-            match special {
-                Some(s) => {
-                    out.extend(self.ids.get(s));
-                    rest = &rest[plain.len() + s.len()..];
-                }
-                None => break,
-            }
+        let mut at = 0;
+        for m in self.specials.find_iter(text) {
+            self.encode_plain(&text[at..m.start()], &mut out);
+            out.push(self.special_ids[m.pattern().as_usize()]);
+            at = m.end();
         }
+        self.encode_plain(&text[at..], &mut out);
         out
     }
 
@@ -126,7 +121,7 @@ impl Vocab {
             byte_of.insert(*c, b as u8);
         }
         let mut out: Vec<u32> = (self.ids.iter())
-            .filter(|(text, _)| !self.specials.contains(text))
+            .filter(|(_, id)| self.special_ids.binary_search(id).is_err())
             .filter(|(text, _)| {
                 let bytes: Option<Vec<u8>> =
                     text.chars().map(|c| byte_of.get(&c).copied()).collect();

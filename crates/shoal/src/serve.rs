@@ -92,6 +92,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let limiter = cluster.rate_limiter().await?;
     let config = GatewayConfig::from_file(file)?;
+    let browser = shoal_browser::open(args.browser.files())?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
@@ -103,9 +104,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     std::io::stdout().flush()?;
 
     let state = AppState::with_limiter(config, store.clone(), limiter);
-    let browser_files = args.browser.files();
-    if !browser_files.is_empty() {
-        shoal_browser::install(&state, browser_files)?;
+    if let Some(pool) = browser {
+        shoal_browser::install(&state, pool)?;
     }
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
