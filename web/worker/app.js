@@ -62,7 +62,12 @@ async function modelBlob(url, bytes) {
     progress('Downloading the model', done, bytes);
   }
   const blob = new Blob(parts);
-  await cache.put(url, new Response(blob, { headers: { 'content-length': String(blob.size) } }));
+  try {
+    await cache.put(url, new Response(blob, { headers: { 'content-length': String(blob.size) } }));
+  } catch (e) {
+    // Storage full or refused: serve all the same, and download again next visit.
+    state.cacheError = String(e && e.message || e);
+  }
   return blob;
 }
 
@@ -111,6 +116,7 @@ async function pickAndLoad(config) {
       if (loaded) return { ...loaded, choice: c };
     } catch (e) {
       console.warn('tier failed', c.variant, e);
+      state.error = String(e && e.message || e);
     }
   }
   return null;
@@ -238,6 +244,10 @@ async function main() {
   state.model = config.model;
   render();
   const loaded = await pickAndLoad(config);
+  if (!loaded && state.error) {
+    state.phase = 'failed';
+    return show(`Could not load the model: ${state.error}`, true);
+  }
   if (!loaded) {
     state.phase = 'too-slow';
     state.tier = 'none';
