@@ -23,7 +23,7 @@ async function ask(model) {
   const res = await fetch(`${BASE}/api/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${env('SHOAL_KEY')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model, stream: true, max_tokens: MAX_TOKENS, temperature: 0, seed: 1,
+    body: JSON.stringify({ model, stream: true, max_tokens: MAX_TOKENS, temperature: 1, seed: 1,
       stream_options: { include_usage: true },
       messages: [{ role: 'user', content: PROMPT }] }),
   });
@@ -55,7 +55,7 @@ async function ask(model) {
 const browser = await chromium.launch({ executablePath: env('CHROMIUM') || '/usr/bin/chromium', headless: true });
 const context = await browser.newContext();
 const page = await context.newPage();
-await page.goto(`${BASE}/worker#invite=${env('SHOAL_INVITE')}`);
+await page.goto(`${BASE}/worker#invite=${env('SHOAL_INVITE')}&min_tps=0`);
 await until(() => page.evaluate(() => ['serving', 'failed', 'too-slow'].includes(window.shoal?.state.phase)), 600_000);
 const first = await page.evaluate(() => window.shoal.state);
 if (first.phase !== 'serving') throw new Error(JSON.stringify(first));
@@ -74,7 +74,7 @@ for (let r = 0; r < ROUNDS; r++) {
 
 // A second visit: the same model file from the Cache API.
 const again = await context.newPage();
-await again.goto(`${BASE}/worker#invite=${env('SHOAL_INVITE')}`);
+await again.goto(`${BASE}/worker#invite=${env('SHOAL_INVITE')}&min_tps=0`);
 await until(() => again.evaluate(() => ['serving', 'failed', 'too-slow'].includes(window.shoal?.state.phase)), 600_000);
 const second = await again.evaluate(() => window.shoal.state);
 await again.close();
