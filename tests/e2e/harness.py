@@ -239,7 +239,8 @@ class Account:
 class Gateway:
     """`shoal serve --listen 127.0.0.1:0 --data-dir D [--config D/shoal.toml]`."""
 
-    def __init__(self, bin_path: Path, root: Path, log_dir: Path, config_toml: Optional[str] = None):
+    def __init__(self, bin_path: Path, root: Path, log_dir: Path, config_toml: Optional[str] = None,
+                 extra_args: tuple = ()):
         self.bin = bin_path
         self.data_dir = root / "data"
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -250,6 +251,7 @@ class Gateway:
             config = root / "shoal.toml"
             config.write_text(config_toml)
             cmd += ["--config", str(config)]
+        cmd += list(extra_args)
         popen = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,

@@ -27,20 +27,18 @@ if ! cmp -s "$req" "$stamp" 2>/dev/null; then
   cp "$req" "$stamp"
 fi
 
-# openai-node for test_node_sdk.py, installed from its lock file while that is unchanged.
-node_dir=tests/e2e/node
-node_stamp="$node_dir/node_modules/.e2e-package-lock"
-if command -v npm >/dev/null && ! cmp -s "$node_dir/package-lock.json" "$node_stamp" 2>/dev/null; then
-  (cd "$node_dir" && npm ci --no-audit --no-fund --silent)
-  cp "$node_dir/package-lock.json" "$node_stamp"
-fi
-
-# anvil and solc-js for test_deposits.py (a local EVM chain), likewise from their lock file.
-chain_dir=tests/e2e/chain
-chain_stamp="$chain_dir/node_modules/.e2e-package-lock"
-if command -v npm >/dev/null && ! cmp -s "$chain_dir/package-lock.json" "$chain_stamp" 2>/dev/null; then
-  (cd "$chain_dir" && npm ci --no-audit --no-fund --silent)
-  cp "$chain_dir/package-lock.json" "$chain_stamp"
-fi
+# The node packages the suite drives, each installed from its lock file while that is
+# unchanged: openai-node (test_node_sdk.py), anvil and solc-js (test_deposits.py, a local EVM
+# chain), playwright-core (test_browser.py and the dashboard's pages).
+npm_ci_once() {
+  local dir=$1 stamp=$1/node_modules/.e2e-package-lock
+  if command -v npm >/dev/null && ! cmp -s "$dir/package-lock.json" "$stamp" 2>/dev/null; then
+    (cd "$dir" && npm ci --no-audit --no-fund --silent)
+    cp "$dir/package-lock.json" "$stamp"
+  fi
+}
+npm_ci_once tests/e2e/node
+npm_ci_once tests/e2e/chain
+npm_ci_once tests/e2e/browser
 
 exec "$venv/bin/python" -m pytest -q tests/e2e "$@"

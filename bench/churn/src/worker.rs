@@ -144,6 +144,7 @@ pub async fn connect(
             ..Default::default()
         }],
         concurrency,
+        variant: None,
     };
     ws.send(encode(&hello)).await?;
     let first = tokio::time::timeout(Duration::from_secs(30), ws.next()).await?;

@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod browser;
 pub mod catalog;
 pub mod config;
 pub mod cors;
@@ -62,6 +63,8 @@ pub struct Inner {
     pub image_check: Arc<dyn images::check::OutputCheck>,
     /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
     pub deposits: Arc<dyn deposits::DepositSource>,
+    /// Browser workers, when the binary wires them in (`shoal-browser`); set once at start.
+    pub browser: std::sync::OnceLock<Arc<browser::BrowserPool>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -136,6 +139,7 @@ impl AppState {
             metrics,
             image_check,
             deposits,
+            browser: std::sync::OnceLock::new(),
         }));
         if let Some(p) = peers {
             p.join(state.clone());
@@ -215,6 +219,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
+        .merge(browser_routes(&state))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -222,6 +227,14 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(state.clone(), observe::access_log))
         .layer(CatchPanicLayer::custom(panic_response))
         .with_state(state)
+}
+
+/// The worker page and its files, when browser workers are wired in.
+fn browser_routes(state: &AppState) -> Router<AppState> {
+    match state.browser.get() {
+        Some(b) => b.models.routes().with_state(()),
+        None => Router::new(),
+    }
 }
 
 /// Releases expired holds now and then every `reaper_interval`, and deletes holds that ended

@@ -16,8 +16,10 @@ use futures::{SinkExt, StreamExt};
 use shoal_protocol::worker::{
     GatewayMessage, ServedModel, WorkerKind, WorkerMessage, PROTOCOL_VERSION,
 };
+use shoal_store::WorkerTokenInfo;
 use tokio::sync::mpsc;
 
+use crate::browser;
 use crate::error::ApiError;
 use crate::pool::{ImageEvent, JobEvent, WorkerId};
 use crate::AppState;
@@ -51,6 +53,12 @@ pub async fn worker_socket(
         Ok(None) => return ApiError::unauthorized("invalid worker token").into_response(),
         Err(e) => return ApiError::from(e).into_response(),
     };
+    if !worker.live_at(crate::now_ms()) {
+        return ApiError::unauthorized("this worker token has expired").into_response();
+    }
+    if (state.browser.get()).is_some_and(|b| b.is_banned(worker.id)) {
+        return ApiError::unauthorized("this worker token is refused for a while").into_response();
+    }
     let upgrade = match upgrade {
         Ok(u) => u,
         Err(_) => {
@@ -64,7 +72,7 @@ pub async fn worker_socket(
         // that finds the socket empty (at least two per message); worker messages are a few
         // hundred bytes, so 128 KiB (the default) was mostly memset.
         .read_buffer_size(READ_BUFFER_BYTES)
-        .on_upgrade(move |socket| run_worker(socket, state, worker.name))
+        .on_upgrade(move |socket| run_worker(socket, state, worker))
 }
 
 /// The most a worker socket reads at once (a larger frame takes several reads).
@@ -89,7 +97,8 @@ async fn refuse(socket: &mut WebSocket, message: &str) {
     let _ = socket.send(Message::Close(None)).await;
 }
 
-async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) {
+async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenInfo) {
+    let token_name = &token.name;
     let hello = match tokio::time::timeout(HELLO_TIMEOUT, socket.next()).await {
         Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<WorkerMessage>(&text).ok(),
         _ => None,
@@ -100,6 +109,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         models,
         concurrency,
         name,
+        variant,
     }) = hello
     else {
         refuse(&mut socket, "the first message must be a valid `hello`").await;
@@ -115,6 +125,10 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
     }
     if concurrency == 0 {
         refuse(&mut socket, "concurrency must be at least 1").await;
+        return;
+    }
+    if let Err(why) = browser::admits(&state, &token, kind, variant.as_deref()) {
+        refuse(&mut socket, why).await;
         return;
     }
     let (served, announced, ignored) = if kind == WorkerKind::Image {
@@ -139,6 +153,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         .pool
         .register(kind, served, announced, concurrency, outbox);
     state.metrics.workers_connected.inc();
+    let tab = browser::connect(&state, worker_id, token.id, kind, variant);
     tracing::info!(worker_id, token = %token_name, name = name.as_deref().unwrap_or("-"), ?kind, models = ?model_ids, concurrency, "worker connected");
 
     let welcome = GatewayMessage::Welcome {
@@ -152,13 +167,21 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         state.pool.unregister(worker_id);
         return;
     }
+    let tab_out = tab.clone();
+    // A browser tab is sent prompt jobs instead of chat jobs.
+    let prepare = move |msg: GatewayMessage| match &tab_out {
+        Some(t) => t.outgoing(msg),
+        None => Some(msg),
+    };
     let writer = tokio::spawn(async move {
         while let Some(msg) = outgoing.recv().await {
+            let Some(msg) = prepare(msg) else { continue };
             // Jobs and cancels queued meanwhile share the write (and the packet).
             let mut batch = 1;
             let mut fed = sink.feed(encode(&msg)).await;
             while fed.is_ok() && batch < WRITE_BATCH {
                 let Ok(msg) = outgoing.try_recv() else { break };
+                let Some(msg) = prepare(msg) else { continue };
                 fed = sink.feed(encode(&msg)).await;
                 batch += 1;
             }
@@ -169,6 +192,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         let _ = sink.close().await;
     });
 
+    let mut verdict = None;
     let reason = loop {
         let next = tokio::time::timeout(heartbeat * 3, stream.next()).await;
         let text = match next {
@@ -183,6 +207,15 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
             break "protocol error (malformed message)";
         };
         let images = kind == WorkerKind::Image;
+        if let Some(t) = &tab {
+            match browser::from_tab(t, msg) {
+                Ok(()) => continue,
+                Err(why) => {
+                    verdict = Some(why);
+                    break "dropped (browser trust rules)";
+                }
+            }
+        }
         match msg {
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
@@ -240,6 +273,11 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
     state.pool.unregister(worker_id);
     state.metrics.workers_connected.dec();
     writer.abort();
+    if let Some(t) = &tab {
+        let verdict = verdict.or(reason.starts_with("protocol error").then_some(reason));
+        let record = t.closed(verdict);
+        tracing::info!(worker_id, ?record, "browser worker measured");
+    }
     tracing::info!(worker_id, reason, "worker disconnected");
 }
 

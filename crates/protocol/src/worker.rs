@@ -112,6 +112,10 @@ pub enum WorkerMessage {
         name: Option<String>,
         models: Vec<ServedModel>,
         concurrency: u32,
+        /// A browser tab's loaded model file (`4b`, `9b`): the gateway renders its prompts
+        /// and counts its tokens with that file's vocabulary. Other kinds leave it out.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
     },
     Heartbeat,
     Delta {
@@ -177,4 +181,27 @@ pub enum GatewayMessage {
     Cancel {
         job_id: String,
     },
+    /// A chat job for a browser tab: the gateway rendered the conversation with the model's
+    /// chat template; the tab generates from `prompt` and streams raw text back as `delta`
+    /// `content`, which the gateway parses (reasoning, tool calls) and counts itself.
+    PromptJob {
+        job_id: String,
+        model: String,
+        prompt: String,
+        params: PromptParams,
+    },
+}
+
+/// The sampling settings of a [`GatewayMessage::PromptJob`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PromptParams {
+    pub max_tokens: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stop: Vec<String>,
 }

@@ -45,6 +45,25 @@ enum AdminCommand {
     /// Stablecoin deposits (the config file's [payments] section).
     #[command(subcommand)]
     Deposits(crate::deposits::DepositsCommand),
+    /// Invite links that turn a browser tab into a worker (the page /worker).
+    #[command(subcommand, name = "browser-invite")]
+    BrowserInvite(BrowserInviteCommand),
+}
+
+#[derive(Subcommand)]
+enum BrowserInviteCommand {
+    /// Create an invite; prints the link (its token admits only browser workers, and only
+    /// until it expires).
+    Create {
+        #[arg(long, default_value = "browser")]
+        name: String,
+        /// The gateway's public address, as browsers reach it.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        base_url: String,
+        /// Hours until the invite stops admitting tabs.
+        #[arg(long, default_value_t = 24)]
+        hours: u32,
+    },
 }
 
 #[derive(Subcommand)]
@@ -185,6 +204,25 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             println!("{}", token.token);
         }
         AdminCommand::Deposits(_) => unreachable!("run() handles deposits"),
+        AdminCommand::BrowserInvite(BrowserInviteCommand::Create {
+            name,
+            base_url,
+            hours,
+        }) => {
+            let expires = now + i64::from(hours.max(1)) * 3_600_000;
+            let token = store.create_browser_invite(&name, expires, now).await?;
+            eprintln!(
+                "browser invite id {}: valid for {} hours; the token is in the link's fragment, \
+                 which browsers never send to a server",
+                token.id,
+                hours.max(1)
+            );
+            println!(
+                "{}/worker#invite={}",
+                base_url.trim_end_matches('/'),
+                token.token
+            );
+        }
         AdminCommand::Ledger(LedgerCommand::Verify) => {
             let report = store.verify_ledger().await?;
             eprintln!("checked {} accounts", report.accounts_checked);

@@ -38,6 +38,29 @@ pub struct ServeArgs {
     /// The classifier's concept file (JSON).
     #[arg(long, env = "SHOAL_IMAGE_CONCEPTS", value_name = "FILE")]
     image_concepts: Option<PathBuf>,
+    #[command(flatten)]
+    browser: BrowserArgs,
+}
+
+/// Browser workers: the page `/worker` and the `service-pro` model files tabs load.
+#[derive(Args)]
+struct BrowserArgs {
+    /// The 4B GGUF that tabs without a capable GPU run on the CPU (served at
+    /// /worker/models/4b.gguf); with either file the gateway serves the worker page.
+    #[arg(long, value_name = "FILE", env = "SHOAL_BROWSER_GGUF_4B")]
+    browser_gguf_4b: Option<PathBuf>,
+    /// The 9B GGUF that tabs with a capable WebGPU adapter run.
+    #[arg(long, value_name = "FILE", env = "SHOAL_BROWSER_GGUF_9B")]
+    browser_gguf_9b: Option<PathBuf>,
+}
+
+impl BrowserArgs {
+    fn files(self) -> Vec<(String, PathBuf)> {
+        [("4b", self.browser_gguf_4b), ("9b", self.browser_gguf_9b)]
+            .into_iter()
+            .filter_map(|(v, p)| Some((v.to_owned(), p?)))
+            .collect()
+    }
 }
 
 /// What replicas share (docs/deploy.md).
@@ -95,6 +118,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let image_check = crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
     let payments = crate::deposits::load(&mut file)?;
     let config = GatewayConfig::from_file(file)?;
+    let browser = shoal_browser::open(args.browser.files())?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
@@ -115,6 +139,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         seams.deposits = p.clone();
     }
     let state = AppState::with_seams(config, store.clone(), seams);
+    if let Some(pool) = browser {
+        shoal_browser::install(&state, pool)?;
+    }
     let watchers = match &payments {
         Some(p) => p.spawn_watchers(&store)?,
         None => Vec::new(),

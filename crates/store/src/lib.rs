@@ -124,6 +124,17 @@ pub struct NewWorkerToken {
 pub struct WorkerTokenInfo {
     pub id: i64,
     pub name: String,
+    /// A browser invite: admits only a `kind: browser` worker.
+    pub browser_only: bool,
+    /// After this (Unix ms) the token admits nobody; `None` never expires.
+    pub expires_at: Option<Millis>,
+}
+
+impl WorkerTokenInfo {
+    /// Whether the token still admits a worker at `now`.
+    pub fn live_at(&self, now: Millis) -> bool {
+        self.expires_at.is_none_or(|t| now < t)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -425,6 +425,31 @@ impl Store {
 
     /// Create a worker token. The plaintext is in the result and nowhere else.
     pub async fn create_worker_token(&self, name: &str, now: Millis) -> Result<NewWorkerToken> {
+        self.insert_worker_token(name, false, None, now).await
+    }
+
+    /// A browser invite: a worker token that admits only a `kind: browser` worker, and only
+    /// before `expires_at`. The plaintext is in the result and nowhere else.
+    pub async fn create_browser_invite(
+        &self,
+        name: &str,
+        expires_at: Millis,
+        now: Millis,
+    ) -> Result<NewWorkerToken> {
+        if expires_at <= now {
+            return Err(invalid("a browser invite must expire in the future"));
+        }
+        self.insert_worker_token(name, true, Some(expires_at), now)
+            .await
+    }
+
+    async fn insert_worker_token(
+        &self,
+        name: &str,
+        browser_only: bool,
+        expires_at: Option<Millis>,
+        now: Millis,
+    ) -> Result<NewWorkerToken> {
         let name = name.trim();
         if name.is_empty() || name.len() > MAX_ID_LEN {
             return Err(invalid(format!(
@@ -436,12 +461,14 @@ impl Store {
         let hash = credentials::hash_secret(&token);
         let id = write_id!(
             self,
-            "INSERT INTO worker_tokens (name, prefix, token_hash, created_at)
-             VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO worker_tokens (name, prefix, token_hash, created_at, browser_only, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             name.to_string(),
             prefix,
             hash.to_vec(),
             now,
+            browser_only,
+            expires_at,
         )?
         .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
         Ok(NewWorkerToken { id, token })
@@ -458,12 +485,18 @@ impl Store {
         let hash = credentials::hash_secret(presented);
         read!(self, c => {
             let row = sqlx::query(
-                    "SELECT id, name FROM worker_tokens WHERE token_hash = $1 AND revoked_at IS NULL")
+                    "SELECT id, name, browser_only, expires_at FROM worker_tokens
+                     WHERE token_hash = $1 AND revoked_at IS NULL")
                 .bind(&hash[..])
                 .fetch_optional(c)
                 .await?;
             match row {
-                Some(r) => Ok(Some(WorkerTokenInfo { id: r.try_get("id")?, name: r.try_get("name")? })),
+                Some(r) => Ok(Some(WorkerTokenInfo {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                    browser_only: r.try_get("browser_only")?,
+                    expires_at: r.try_get("expires_at")?,
+                })),
                 None => Ok(None),
             }
         })

@@ -336,6 +336,10 @@ impl Session<'_> {
                     control.cancel.cancel();
                 }
             }
+            GatewayMessage::PromptJob { job_id, .. } => {
+                // Prompt jobs go to browser tabs only.
+                self.reply(job_id, ErrorCode::BadJob, false).await;
+            }
             GatewayMessage::Refused { message } => return Some(SessionEnd::Refused(message)),
             GatewayMessage::Welcome { .. } => {}
         }
@@ -480,6 +484,7 @@ async fn greet(
         name: settings.name.clone(),
         models: backend.models(),
         concurrency: settings.concurrency,
+        variant: None,
     };
     if sink.send(encode(&hello)).await.is_err() {
         return Err(lost("could not send hello"));

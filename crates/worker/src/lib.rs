@@ -26,6 +26,11 @@ pub mod backend;
 pub mod connection;
 #[cfg(feature = "llama")]
 pub mod llama;
+/// Without llama.cpp: only the chat template, the output parser, the tool grammar and the
+/// test model (`llama/chat.rs` declares them from the same files).
+#[cfg(all(feature = "chat", not(feature = "llama")))]
+#[path = "llama/chat.rs"]
+pub mod llama;
 pub mod openai;
 pub mod serve;
 pub mod sse;

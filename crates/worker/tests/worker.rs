@@ -477,6 +477,7 @@ async fn serves_jobs_end_to_end() {
                 },
             ],
             concurrency: 2,
+            variant: None,
         }
     );
 

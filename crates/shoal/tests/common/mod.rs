@@ -137,13 +137,19 @@ impl Server {
 
     /// Starts `shoal serve` with its logs and config in `dir` and its store at `store`.
     pub fn start_on(dir: &Path, store: Loc, config_toml: Option<&str>) -> Server {
+        Server::start_with(dir, store, config_toml, &[])
+    }
+
+    /// As `start_on`, with more `shoal serve` arguments.
+    pub fn start_with(dir: &Path, store: Loc, config_toml: Option<&str>, extra: &[&str]) -> Server {
         std::fs::create_dir_all(dir).unwrap();
         let stderr_log = dir.join(format!("serve-{}.log", std::process::id()));
         let mut cmd = Command::new(shoal_bin());
         cmd.arg("serve")
             .arg("--listen")
             .arg("127.0.0.1:0")
-            .args(store.args());
+            .args(store.args())
+            .args(extra);
         if let Some(toml) = config_toml {
             let path = dir.join("shoal.toml");
             std::fs::write(&path, toml).unwrap();

@@ -196,6 +196,23 @@ async fn worker_tokens(db: TestDb) {
         .unwrap()
         .expect("valid token");
     assert_eq!((info.id, info.name.as_str()), (t.id, "gpu-box-1"));
+    assert!(!info.browser_only && info.live_at(T0 + 1_000_000_000));
+    // A browser invite admits browsers only, until it expires.
+    let b = store
+        .create_browser_invite("tabs", T0 + 60_000, T0)
+        .await
+        .unwrap();
+    let binfo = store
+        .authenticate_worker_token(&b.token)
+        .await
+        .unwrap()
+        .expect("valid invite");
+    assert!(binfo.browser_only);
+    assert!(binfo.live_at(T0 + 59_999) && !binfo.live_at(T0 + 60_000));
+    assert!(matches!(
+        store.create_browser_invite("tabs", T0, T0).await,
+        Err(StoreError::Invalid(_))
+    ));
     let t2 = store.create_worker_token("gpu-box-2", T0).await.unwrap();
     assert_ne!(t.token, t2.token);
     assert!(matches!(

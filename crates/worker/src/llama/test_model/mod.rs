@@ -188,7 +188,7 @@ fn vocabulary() -> (Vec<String>, Vec<i32>, Vec<String>) {
 
 /// GPT-2's reversible byte → character map: printable Latin-1 bytes stand for themselves, the
 /// others for the characters from U+0100 on, in byte order.
-fn byte_alphabet() -> [char; 256] {
+pub fn byte_alphabet() -> [char; 256] {
     let printable = |b: u8| matches!(b, b'!'..=b'~' | 0xA1..=0xAC | 0xAE..=0xFF);
     let mut map = ['\0'; 256];
     let mut next = 256u32;
@@ -322,5 +322,5 @@ fn piece_len(s: &[u8]) -> usize {
     spaces
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "llama"))]
 mod tests;

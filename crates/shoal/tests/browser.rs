@@ -1,0 +1,141 @@
+//! Browser workers on a real `shoal serve --browser-gguf-4b`, driven by a hand-written tab:
+//! an invite admits browsers only, a tab gets a rendered prompt and is billed by the gateway's
+//! own count (never its claims), and a tab that breaks the rules loses its token for a while.
+//! (The page itself, in Chromium, is tested in tests/e2e/test_browser.py.)
+
+mod common;
+
+use common::worker::{connect, recv, send};
+use common::{account_with_key, admin, Loc, Server};
+use serde_json::{json, Value};
+
+fn browser_hello(variant: Option<&str>) -> Value {
+    let mut h = json!({"type": "hello", "protocol": 1, "kind": "browser", "concurrency": 1,
+        "models": [{"id": "service-pro", "tools": true}]});
+    if let Some(v) = variant {
+        h["variant"] = json!(v);
+    }
+    h
+}
+
+fn start() -> (Server, tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let gguf = tmp.path().join("tiny.gguf");
+    shoal_worker::llama::test_model::write(&gguf, 4096).unwrap();
+    let dir = tmp.path().join("gw");
+    let args = ["--browser-gguf-4b", gguf.to_str().unwrap()];
+    let s = Server::start_with(&dir, Loc::Dir(dir.clone()), None, &args);
+    (s, tmp, gguf)
+}
+
+#[tokio::test]
+async fn an_invite_admits_a_tab_that_is_billed_by_the_gateways_count() {
+    let (s, _tmp, gguf) = start();
+    let link = admin(
+        &s.data_dir,
+        &["browser-invite", "create", "--base-url", &s.base],
+    );
+    let invite = link.split_once("#invite=").unwrap().1.to_owned();
+    let page = reqwest::get(s.url("/worker")).await.unwrap();
+    assert_eq!(
+        page.headers()["cross-origin-embedder-policy"],
+        "require-corp"
+    );
+    assert_eq!(page.headers()["cross-origin-opener-policy"], "same-origin");
+
+    // Not as a native or upstream worker; not without a variant the gateway serves.
+    let mut ws = connect(&s, &invite).await.unwrap();
+    let mut native = browser_hello(None);
+    native["kind"] = json!("upstream");
+    send(&mut ws, native).await;
+    let refused = recv(&mut ws).await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("browser workers only"),
+        "{refused}"
+    );
+    for variant in [None, Some("70b")] {
+        let mut ws = connect(&s, &invite).await.unwrap();
+        send(&mut ws, browser_hello(variant)).await;
+        assert_eq!(recv(&mut ws).await["type"], "refused");
+    }
+
+    let mut tab = connect(&s, &invite).await.unwrap();
+    send(&mut tab, browser_hello(Some("4b"))).await;
+    assert_eq!(recv(&mut tab).await["type"], "welcome");
+    let (_, key) = account_with_key(&s.data_dir, "tab@example.com", 100, None);
+    let url = s.url("/api/v1/chat/completions");
+    let asked = tokio::spawn(async move {
+        let body = json!({"model": "service-pro", "max_tokens": 20,
+            "messages": [{"role": "user", "content": "Tell me about tide pools"}]});
+        let resp = reqwest::Client::new()
+            .post(url)
+            .bearer_auth(key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        resp.json::<Value>().await.unwrap()
+    });
+    let job = recv(&mut tab).await;
+    assert_eq!(job["type"], "prompt_job", "{job}");
+    let prompt = job["prompt"].as_str().unwrap();
+    assert!(
+        prompt.contains("Tell me about tide pools") && prompt.ends_with("<|im_start|>assistant\n")
+    );
+    assert!(job.get("request").is_none() && job["params"]["max_tokens"] == 20);
+    let id = job["job_id"].clone();
+    for piece in ["Tide pools ", "hold anemones"] {
+        send(
+            &mut tab,
+            json!({"type": "delta", "job_id": id, "content": piece}),
+        )
+        .await;
+    }
+    // The tab claims far more than it did: the bill is the gateway's count.
+    let claim = json!({"prompt_tokens": 9999, "completion_tokens": 9999});
+    send(
+        &mut tab,
+        json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": claim}),
+    )
+    .await;
+    let answer = asked.await.unwrap();
+    assert_eq!(
+        answer["choices"][0]["message"]["content"],
+        "Tide pools hold anemones"
+    );
+    let variant = shoal_browser::engine::Variant::open(gguf).unwrap();
+    assert_eq!(answer["usage"]["prompt_tokens"], variant.count(prompt));
+    assert_eq!(
+        answer["usage"]["completion_tokens"],
+        variant.count("Tide pools hold anemones")
+    );
+
+    // A delta for a job it never got: dropped, and its token refused for a while.
+    send(
+        &mut tab,
+        json!({"type": "delta", "job_id": "job_made_up", "content": "x"}),
+    )
+    .await;
+    let end = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        use futures::StreamExt;
+        while let Some(Ok(m)) = tab.next().await {
+            if m.is_close() {
+                break;
+            }
+        }
+    });
+    end.await.expect("the gateway closes the socket");
+    match connect(&s, &invite).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 401),
+        other => panic!(
+            "a dropped tab's token was not refused: {:?}",
+            other.map(|_| ())
+        ),
+    }
+    // Other tokens are unaffected.
+    let token = admin(&s.data_dir, &["worker-token", "create", "--name", "native"]);
+    assert!(connect(&s, &token).await.is_ok());
+}

@@ -1,0 +1,282 @@
+// The browser worker: picks a tier, fetches and keeps the model file, loads it into wllama,
+// dials the gateway's worker socket with the invite token and serves prompt jobs, streamed.
+// The gateway renders every prompt and counts every token itself; the tab sends raw text.
+import { Wllama } from '/worker/vendor/wllama/index.js';
+import { adapterFacts, candidates, fastEnough, fallBack } from '/worker/tiers.js';
+
+const $ = (id) => document.getElementById(id);
+const CACHE = 'shoal-models-v1';
+
+// What the page shows, and what tests read (`window.shoal`); never prompts or answers.
+const state = { phase: 'starting', connection: 'offline', model: null, tier: null,
+  tokensPerSecond: null, jobs: 0, threads: null, lastUsage: null, error: null };
+window.shoal = { state, fetchModel: (url, bytes) => modelBlob(url, bytes) };
+
+function show(message, bad = false) {
+  $('message').textContent = message;
+  $('message').className = bad ? 'bad' : '';
+}
+
+function render() {
+  $('s-conn').textContent = state.connection;
+  $('s-model').textContent = state.model ?? '–';
+  $('s-tier').textContent = state.tier ?? '–';
+  $('s-tps').textContent = state.tokensPerSecond ? state.tokensPerSecond.toFixed(1) : '–';
+  $('s-jobs').textContent = String(state.jobs);
+  $('s-threads').textContent = state.threads ?? '–';
+}
+
+function progress(label, done, total) {
+  $('progress-box').hidden = false;
+  $('progress-label').textContent = label;
+  const gb = (n) => (n / 1e9).toFixed(2) + ' GB';
+  if (total > 0) {
+    $('progress').max = total;
+    $('progress').value = done;
+    $('progress-text').textContent = `${gb(done)} of ${gb(total)}`;
+  } else {
+    $('progress').removeAttribute('value');
+    $('progress-text').textContent = '';
+  }
+}
+
+/** The model file from the Cache API, or downloaded (with progress) and stored there. */
+async function modelBlob(url, bytes) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(url);
+  if (hit && Number(hit.headers.get('content-length')) === bytes) {
+    state.cached = true;
+    return hit.blob();
+  }
+  state.cached = false;
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`model download failed (${res.status})`);
+  const reader = res.body.getReader();
+  const parts = [];
+  let done = 0;
+  for (;;) {
+    const { value, done: end } = await reader.read();
+    if (end) break;
+    parts.push(value);
+    done += value.byteLength;
+    progress('Downloading the model', done, bytes);
+  }
+  const blob = new Blob(parts);
+  try {
+    await cache.put(url, new Response(blob, { headers: { 'content-length': String(blob.size) } }));
+  } catch (e) {
+    // Storage full or refused: serve all the same, and download again next visit.
+    state.cacheError = String(e && e.message || e);
+  }
+  return blob;
+}
+
+/** Loads `variant` and measures it with a short greedy run; null when it cannot serve. */
+async function load(config, choice) {
+  const file = config.variants.find((v) => v.variant === choice.variant);
+  let t0 = performance.now();
+  const blob = await modelBlob(file.url, file.bytes);
+  state.downloadMs = performance.now() - t0;
+  progress('Loading the model', 0, 0);
+  t0 = performance.now();
+  const wllama = new Wllama({ default: '/worker/vendor/wllama/wllama.wasm' });
+  wllama.setCompat(null); // no CDN: every file comes from this gateway
+  await wllama.loadModel([blob], { n_ctx: file.context, n_gpu_layers: choice.gpu ? 999 : 0,
+    n_threads: navigator.hardwareConcurrency || 1 });
+  state.loadMs = performance.now() - t0;
+  state.threads = wllama.getNumThreads();
+  const started = performance.now();
+  let tokens = 0;
+  const bias = Object.fromEntries(file.banned_tokens.map((id) => [String(id), false]));
+  await wllama.createCompletion({ prompt: 'The', max_tokens: 16, temperature: 0, stream: true,
+    logit_bias: bias, onData: () => { tokens += 1; } });
+  const rate = tokens / ((performance.now() - started) / 1000);
+  $('progress-box').hidden = true;
+  // `#…&min_tps=N` overrides the tier's threshold (benchmarks on a loaded machine); the
+  // gateway measures every tab's speed itself whatever the tab decides.
+  const floor = Number(new URLSearchParams(location.hash.slice(1)).get('min_tps'));
+  const enough = Number.isFinite(floor) && floor >= 0 && location.hash.includes('min_tps=')
+    ? rate >= floor : fastEnough(choice.variant, rate);
+  if (!enough) {
+    await wllama.exit();
+    return null;
+  }
+  state.tokensPerSecond = rate;
+  return { wllama, file, bias };
+}
+
+/** Tries each tier this device may run, best first. */
+async function pickAndLoad(config) {
+  let facts = null;
+  try {
+    facts = adapterFacts(navigator.gpu ? await navigator.gpu.requestAdapter() : null);
+  } catch { facts = null; }
+  const offered = config.variants.map((v) => v.variant);
+  const list = candidates(facts, navigator.deviceMemory, offered);
+  for (let c = list[0]; c; c = fallBack(list, c.variant)) {
+    state.tier = c.gpu ? `${c.variant} on WebGPU` : `${c.variant} on CPU`;
+    render();
+    try {
+      const loaded = await load(config, c);
+      if (loaded) return { ...loaded, choice: c };
+    } catch (e) {
+      console.warn('tier failed', c.variant, e);
+      state.error = String(e && e.message || e);
+    }
+  }
+  return null;
+}
+
+class Session {
+  constructor(token, model, loaded) {
+    Object.assign(this, { token, model, loaded, jobs: new Map(), stopped: false });
+    this.beat = new Worker('/worker/beat.js');
+    this.beat.onmessage = () => this.send({ type: 'heartbeat' });
+    this.dial();
+  }
+
+  dial() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/api/worker/ws?token=${encodeURIComponent(this.token)}`);
+    this.ws = ws;
+    state.connection = 'connecting';
+    render();
+    ws.onopen = () => this.send({ type: 'hello', protocol: 1, kind: 'browser', name: 'browser tab',
+      concurrency: 1, variant: this.loaded.choice.variant,
+      models: [{ id: this.model, tools: true, context_length: this.loaded.file.context }] });
+    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+    ws.onclose = () => {
+      this.beat.postMessage({ every: 0 });
+      for (const job of this.jobs.values()) job.abort();
+      state.connection = this.stopped ? 'stopped' : 'disconnected, retrying';
+      render();
+      if (this.stopped) return;
+      // Back off to a minute: a refused or expired invite must not hammer the gateway.
+      this.retry = Math.min((this.retry || 1500) * 2, 60_000);
+      show(`Lost the connection to the gateway; trying again in ${Math.round(this.retry / 1000)} s.`, true);
+      setTimeout(() => this.dial(), this.retry);
+    };
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  receive(msg) {
+    if (msg.type === 'welcome') {
+      this.retry = 0;
+      state.connection = 'serving';
+      state.phase = 'serving';
+      show('Serving: this tab answers requests while it stays open.');
+      this.beat.postMessage({ every: msg.heartbeat_interval_ms });
+    } else if (msg.type === 'refused') {
+      this.stopped = true;
+      show(`The gateway refused this tab: ${msg.message}`, true);
+    } else if (msg.type === 'prompt_job') {
+      this.run(msg);
+    } else if (msg.type === 'cancel') {
+      this.jobs.get(msg.job_id)?.abort();
+    } else if (msg.type === 'job' || msg.type === 'image_job') {
+      this.send({ type: 'error', job_id: msg.job_id, code: 'bad_job', retryable: true });
+    }
+    render();
+  }
+
+  async run(msg) {
+    const abort = new AbortController();
+    this.jobs.set(msg.job_id, abort);
+    const p = msg.params;
+    let sent = 0;
+    let finish = 'length';
+    let usage = null;
+    const started = performance.now();
+    try {
+      const stream = await this.loaded.wllama.createCompletion({
+        prompt: msg.prompt, stream: true, max_tokens: p.max_tokens, temperature: p.temperature ?? 1,
+        top_p: p.top_p ?? 1, seed: p.seed ?? undefined, logit_bias: this.loaded.bias, stop: p.stop?.length ? p.stop : undefined,
+        abortSignal: abort.signal });
+      for await (const chunk of stream) {
+        const choice = chunk.choices?.[0];
+        if (choice?.text) {
+          if (sent === 0) state.lastTtftMs = performance.now() - started;
+          this.send({ type: 'delta', job_id: msg.job_id, content: choice.text });
+          sent += 1;
+        }
+        if (choice?.finish_reason) finish = choice.finish_reason === 'stop' ? 'stop' : 'length';
+        if (chunk.usage) usage = chunk.usage;
+      }
+      if (abort.signal.aborted) finish = 'stop';
+      this.send({ type: 'done', job_id: msg.job_id, finish_reason: finish,
+        usage: { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? sent } });
+      state.jobs += 1;
+      state.lastUsage = usage;
+      const secs = (performance.now() - started) / 1000;
+      if (sent > 1) state.tokensPerSecond = sent / secs;
+    } catch (e) {
+      if (abort.signal.aborted) {
+        this.send({ type: 'done', job_id: msg.job_id, finish_reason: 'stop',
+          usage: { prompt_tokens: 0, completion_tokens: sent } });
+      } else {
+        console.warn('job failed', e);
+        this.send({ type: 'error', job_id: msg.job_id, code: 'inference_failed', retryable: sent === 0 });
+      }
+    } finally {
+      this.jobs.delete(msg.job_id);
+      render();
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    this.beat.terminate();
+    this.ws?.close();
+    this.loaded.wllama.exit().catch(() => {});
+    state.phase = 'stopped';
+    state.connection = 'stopped';
+    show('Stopped. Reload the page to serve again.');
+    render();
+  }
+}
+
+async function main() {
+  const token = new URLSearchParams(location.hash.slice(1)).get('invite');
+  if (!token) {
+    state.phase = 'no-invite';
+    return show('This page needs an invite link from the operator (…/worker#invite=…).', true);
+  }
+  if (!crossOriginIsolated) show('Warning: the page is not cross-origin isolated; one thread only.', true);
+  const config = await (await fetch('/worker/config.json')).json();
+  state.model = config.model;
+  render();
+  const loaded = await pickAndLoad(config);
+  if (!loaded && state.error) {
+    state.phase = 'failed';
+    return show(`Could not load the model: ${state.error}`, true);
+  }
+  if (!loaded) {
+    state.phase = 'too-slow';
+    state.tier = 'none';
+    render();
+    return show('This device is too slow to help: thank you all the same.', true);
+  }
+  state.tier = loaded.choice.gpu ? `${loaded.choice.variant} on WebGPU` : `${loaded.choice.variant} on CPU`;
+  const session = new Session(token, config.model, loaded);
+  window.shoal.session = session;
+  // Counts `text` with the tab's own llama.cpp tokenizer (the tests compare the gateway's count).
+  window.shoal.count = async (text) => {
+    const r = await loaded.wllama.createCompletion({ prompt: text, max_tokens: 1, temperature: 0, cache_prompt: false,
+      logit_bias: loaded.bias });
+    return r.usage.prompt_tokens + (r.usage.prompt_tokens_details?.cached_tokens ?? 0);
+  };
+  $('stop').disabled = false;
+  $('stop').onclick = () => session.stop();
+  // Holding a Web Lock while serving keeps the browser from discarding the tab as idle.
+  navigator.locks?.request('shoal-worker', () => new Promise((resolve) => { session.release = resolve; }));
+  addEventListener('pagehide', () => session.stop());
+}
+
+main().catch((e) => {
+  state.phase = 'failed';
+  state.error = String(e && e.message || e);
+  show(`Could not start: ${state.error}`, true);
+});

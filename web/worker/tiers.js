@@ -1,0 +1,64 @@
+// Device tiers: which model file this tab can serve. Pure functions, so that the rules are
+// unit-tested with simulated adapters (tiers.test.mjs); app.js feeds them the real device.
+
+/** What a 9B needs of a WebGPU adapter (the CPU path's WASM heap stops at 4 GiB). */
+export const GPU_NEEDS = {
+  maxBufferSize: 1 << 30,
+  maxStorageBufferBindingSize: 1 << 30,
+  deviceMemoryGiB: 8,
+};
+
+/** Tokens per second a calibration run must reach for each tier to be worth serving. */
+export const MIN_TOKENS_PER_SECOND = { '9b': 4, '4b': 2 };
+
+/** The facts of a WebGPU adapter that matter here (`null`: no adapter at all). */
+export function adapterFacts(adapter) {
+  if (!adapter) return null;
+  const info = adapter.info || {};
+  return {
+    fallback: Boolean(info.isFallbackAdapter ?? adapter.isFallbackAdapter),
+    shaderF16: Boolean(adapter.features && adapter.features.has('shader-f16')),
+    maxBufferSize: Number(adapter.limits?.maxBufferSize ?? 0),
+    maxStorageBufferBindingSize: Number(adapter.limits?.maxStorageBufferBindingSize ?? 0),
+  };
+}
+
+/** Why this GPU cannot run the 9B, or null when it can. */
+export function gpuShortfall(facts, deviceMemoryGiB) {
+  if (!facts) return 'no WebGPU adapter';
+  if (facts.fallback) return 'the WebGPU adapter is a software fallback';
+  if (!facts.shaderF16) return 'the WebGPU adapter lacks shader-f16';
+  if (facts.maxBufferSize < GPU_NEEDS.maxBufferSize) return 'WebGPU buffers are too small';
+  if (facts.maxStorageBufferBindingSize < GPU_NEEDS.maxStorageBufferBindingSize) {
+    return 'WebGPU storage bindings are too small';
+  }
+  // navigator.deviceMemory is capped at 8 by browsers; unknown counts as enough.
+  if (deviceMemoryGiB !== undefined && deviceMemoryGiB < GPU_NEEDS.deviceMemoryGiB) {
+    return 'not enough device memory';
+  }
+  return null;
+}
+
+/**
+ * The tiers to try, best first: `[{variant, gpu}]` among the files the gateway offers.
+ * `offered` is a list of variant names ('4b', '9b').
+ */
+export function candidates(facts, deviceMemoryGiB, offered) {
+  const out = [];
+  if (offered.includes('9b') && gpuShortfall(facts, deviceMemoryGiB) === null) {
+    out.push({ variant: '9b', gpu: true });
+  }
+  if (offered.includes('4b')) out.push({ variant: '4b', gpu: false });
+  return out;
+}
+
+/** Whether a calibration run of `variant` at `tokensPerSecond` is fast enough to serve. */
+export function fastEnough(variant, tokensPerSecond) {
+  return tokensPerSecond >= (MIN_TOKENS_PER_SECOND[variant] ?? Infinity);
+}
+
+/** The next tier after `variant` failed (lost GPU, slow calibration), or null: too slow. */
+export function fallBack(list, variant) {
+  const i = list.findIndex((c) => c.variant === variant);
+  return i >= 0 && i + 1 < list.length ? list[i + 1] : null;
+}
