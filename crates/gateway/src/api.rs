@@ -262,6 +262,8 @@ pub async fn chat_completions(
         credits: needed,
         model: model.id.clone(),
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
+        // `/api/v1` is API keys only, which never spend the free daily credits.
+        free_daily: shoal_store::money::free_allowance(shoal_store::money::Payer::ApiKey, 0),
     };
 
     // 3. hold, dispatch and relay; once held, the hold is ended whatever happens.

@@ -110,6 +110,8 @@ async fn drive(
         credits: IMAGE_CREDITS,
         model: "image".into(),
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
+        // Callers are API keys here, which never spend the free daily credits.
+        free_daily: shoal_store::money::free_allowance(shoal_store::money::Payer::ApiKey, 0),
     };
     // Not cancellable: once written, the hold must be ended below.
     match state.store.hold(&hold, now).await {
