@@ -222,7 +222,7 @@ mod store;
 mod verify;
 
 pub use ledger::MAX_CREDITS;
-pub use store::Store;
+pub use store::{Login, Store, UsageRow};
 
 #[allow(dead_code)]
 fn _assert_store_is_shareable() {

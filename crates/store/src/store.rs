@@ -244,6 +244,15 @@ impl Store {
     /// Create an account. `Conflict` if the email (compared case-insensitively) is taken,
     /// `Invalid` if it does not look like an email.
     pub async fn create_account(&self, email: &str, now: Millis) -> Result<AccountId> {
+        self.insert_account(email, None, now).await
+    }
+
+    async fn insert_account(
+        &self,
+        email: &str,
+        password_hash: Option<String>,
+        now: Millis,
+    ) -> Result<AccountId> {
         let email = email.trim();
         if !email.contains('@') || email.len() > 320 || email.chars().any(char::is_whitespace) {
             return Err(invalid("email must look like name@host"));
@@ -257,9 +266,11 @@ impl Store {
         };
         let id = write_id!(
             self,
-            "INSERT INTO accounts (email, created_at) VALUES ($1, $2) RETURNING id",
+            "INSERT INTO accounts (email, created_at, password_hash) VALUES ($1, $2, $3)
+             RETURNING id",
             email.to_string(),
             now,
+            password_hash,
         )
         .map_err(|e| match e {
             StoreError::Database(e) => map(e),
@@ -649,3 +660,6 @@ impl Store {
         Ok(verify::compare(&snap))
     }
 }
+
+mod people;
+pub use people::{Login, UsageRow};

@@ -6,6 +6,7 @@ mod harness;
 mod accounts;
 mod batches;
 mod ledger;
+mod people;
 mod pruning;
 mod rules;
 mod simulation;
