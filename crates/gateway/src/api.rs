@@ -262,8 +262,8 @@ pub async fn chat_completions(
         credits: needed,
         model: model.id.clone(),
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
-        // `/api/v1` is API keys only, which never spend the free daily credits.
-        free_daily: shoal_store::money::free_allowance(shoal_store::money::Payer::ApiKey, 0),
+        // 0 for API keys: only the dashboard's session spends free daily credits.
+        free_daily: caller.free_daily,
     };
 
     // 3. hold, dispatch and relay; once held, the hold is ended whatever happens.

@@ -12,6 +12,7 @@ pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod cors;
+pub mod dashboard;
 pub mod error;
 pub mod images;
 pub mod metrics;
@@ -58,6 +59,8 @@ pub struct Inner {
     pub metrics: metrics::Metrics,
     /// The check every rendered image passes before it is returned.
     pub image_check: Arc<dyn images::check::OutputCheck>,
+    /// The dashboard's own state (login throttling).
+    pub dashboard: dashboard::Dashboard,
 }
 
 impl std::ops::Deref for AppState {
@@ -99,6 +102,7 @@ impl AppState {
             key_cache: KeyCache::default(),
             metrics,
             image_check,
+            dashboard: dashboard::Dashboard::default(),
         }))
     }
 }
@@ -170,6 +174,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api_v1(&state))
         .merge(site_images)
+        .merge(dashboard::routes(&state))
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -220,6 +225,8 @@ pub async fn serve(
             tracing::debug!(error = %e, "TCP_NODELAY not set");
         }
     });
+    // The client's address is known to handlers (the dashboard's login throttle).
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     let result = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
