@@ -92,9 +92,24 @@ const LEFT: i64 = 48;
 const BOTTOM: i64 = 24;
 const TOP: i64 = 12;
 
+/// The top of the chart's scale: the smallest of 2, 4, 10, 20, 40, 100, … at or above
+/// `max`, so that its half, the middle line, is a whole number too.
+fn scale_top(max: i64) -> i64 {
+    let mut unit = 1i64;
+    loop {
+        for step in [2i64, 4, 10] {
+            let top = step.saturating_mul(unit);
+            if top >= max || top == i64::MAX {
+                return top;
+            }
+        }
+        unit = unit.saturating_mul(10);
+    }
+}
+
 /// A bar chart of credits per day. Each bar has a `<title>` (the browser's tooltip).
 pub fn svg(by_day: &[Totals]) -> String {
-    let max = by_day.iter().map(|d| d.credits).max().unwrap_or(0).max(1);
+    let max = scale_top(by_day.iter().map(|d| d.credits).max().unwrap_or(0));
     let n = by_day.len().max(1) as i64;
     let plot_w = W - LEFT - 8;
     let plot_h = H - TOP - BOTTOM;
@@ -126,11 +141,17 @@ pub fn svg(by_day: &[Totals]) -> String {
             r#"<rect x="{x}" y="{y}" width="{bar}" height="{h}"><title>{}: {} credits, {} requests</title></rect>"#,
             d.label, d.credits, d.requests
         );
-        if i % 7 == 0 || i == n - 1 {
+        // Every seventh day, counted back from today (the last bar).
+        if (n - 1 - i) % 7 == 0 {
+            // The last label ends at the chart's edge rather than running past it.
+            let (at, anchor) = if i == n - 1 {
+                (x + bar, "end")
+            } else {
+                (x + bar / 2, "middle")
+            };
             let _ = write!(
                 s,
-                r#"<text class="day" x="{}" y="{}" text-anchor="middle">{}</text>"#,
-                x + bar / 2,
+                r#"<text class="day" x="{at}" y="{}" text-anchor="{anchor}">{}</text>"#,
                 H - 6,
                 &d.label[5..]
             );
@@ -153,6 +174,12 @@ mod tests {
             output_tokens: 5 * requests,
             credits,
         }
+    }
+
+    #[test]
+    fn scale() {
+        let tops: Vec<i64> = [0, 1, 2, 3, 5, 11, 40, 41, 999].map(scale_top).to_vec();
+        assert_eq!(tops, [2, 2, 2, 4, 10, 20, 40, 100, 1000]);
     }
 
     #[test]

@@ -37,7 +37,8 @@ const TEMPLATES: [(&str, &str); 10] = [
 ];
 
 /// Static files: name, content type, body.
-const STATIC: [(&str, &str, &str); 2] = [
+const STATIC: [(&str, &str, &str); 3] = [
+    ("icon.svg", "image/svg+xml", web!("static/icon.svg")),
     ("app.css", "text/css; charset=utf-8", web!("static/app.css")),
     (
         "app.js",
@@ -119,7 +120,10 @@ mod tests {
                 .get_template(name)
                 .and_then(|t| t.render(minijinja::value::Serde(&ctx)))
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(!html.contains("<script>") && !html.contains("<b>@x"), "{name}");
+            assert!(
+                !html.contains("<script>") && !html.contains("<b>@x"),
+                "{name}"
+            );
             assert!(!html.contains("<e>") && !html.contains("<i>"), "{name}");
         }
     }
