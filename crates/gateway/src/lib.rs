@@ -206,6 +206,9 @@ pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
                 Ok(n) => tracing::debug!(pruned = n, "ended credit holds pruned"),
                 Err(e) => tracing::warn!(error = %e, "pruning ended holds failed; will retry"),
             }
+            if let Err(e) = state.store.prune_sessions(now).await {
+                tracing::warn!(error = %e, "pruning expired sessions failed; will retry");
+            }
         }
     })
 }

@@ -72,6 +72,8 @@ function setupPlayground() {
     const body = {
       model: document.getElementById("model").value,
       messages: [{ role: "user", content: document.getElementById("message").value }],
+      // A bounded answer keeps the credit hold small (it is sized by max_tokens).
+      max_tokens: 1024,
       stream: true,
       stream_options: { include_usage: true },
     };

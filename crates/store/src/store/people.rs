@@ -186,6 +186,12 @@ impl Store {
         Ok(())
     }
 
+    /// Delete the sessions that expired by `now` (they already open nothing).
+    pub async fn prune_sessions(&self, now: Millis) -> Result<()> {
+        write_id!(self, "DELETE FROM sessions WHERE expires_at <= $1", now)?;
+        Ok(())
+    }
+
     /// An account's usage over the last `days` UTC days (today included), by day and model,
     /// oldest first.
     pub async fn usage(&self, account: AccountId, now: Millis, days: i64) -> Result<Vec<UsageRow>> {

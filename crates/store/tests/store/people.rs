@@ -41,6 +41,15 @@ async fn sessions_expire_and_end(db: TestDb) {
     store.set_password(a, "$argon2id$v=19$new").await.unwrap();
     assert_eq!(store.session_account(&s5, T0).await.unwrap(), None);
     assert_eq!(store.session_account(&s4, T0).await.unwrap(), None);
+    let short = store.create_session(a, T0, T0 + 10).await.unwrap();
+    let long = store.create_session(a, T0, T0 + DAY).await.unwrap();
+    store.prune_sessions(T0 + 10).await.unwrap();
+    assert_eq!(
+        store.session_account(&short, T0).await.unwrap(),
+        None,
+        "pruned"
+    );
+    assert_eq!(store.session_account(&long, T0).await.unwrap(), Some(a));
     assert!(matches!(
         store.create_session(a + 100, T0, T0 + DAY).await,
         Err(StoreError::NotFound(_))
