@@ -92,9 +92,10 @@ def test_dashboard_flow(gateway, worker, tmp_path):
     client = openai.OpenAI(base_url=gateway.api, api_key=key, max_retries=0, timeout=30)
     reply = client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "hi"}])
     assert reply.choices[0].message.content
-    after_key = session_balance(gateway, cookie).json()
+    # (The settle is written just after the answer.)
+    after_key = wait_for(lambda: (b := session_balance(gateway, cookie).json())["credits"] < 100 and b,
+                         timeout=10, what="the key request's settle")
     assert after_key["free_left"] == after_key["free_daily_credits"] > 0, after_key
-    assert after_key["credits"] < 100
 
     # After a reload only the prefix; usage shows the request and the chart draws; the
     # playground streams an answer on the free credits while the balance stays.
@@ -111,8 +112,9 @@ def test_dashboard_flow(gateway, worker, tmp_path):
     # An API-key request leaves the free credits alone.
     before = session_balance(gateway, cookie).json()
     client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "again"}])
-    after = session_balance(gateway, cookie).json()
-    assert after["free_left"] == before["free_left"] and after["credits"] < before["credits"]
+    after = wait_for(lambda: (b := session_balance(gateway, cookie).json())["credits"] < before["credits"] and b,
+                     timeout=10, what="the second key request's settle")
+    assert after["free_left"] == before["free_left"]
 
     # Revoked: the key gets 401 (within the auth cache's second).
     assert browser.run("revoke")["state"] == "revoked"

@@ -48,6 +48,26 @@ async fn session_get(s: &Server, cookie: &str, path: &str) -> reqwest::Response 
         .unwrap()
 }
 
+/// Waits (bounded) until the account shows `want` (free left, credits): a request's settle is
+/// written just after its answer.
+async fn expect_balance(s: &Server, cookie: &str, want: (i64, i64)) {
+    let mut last = (-1, -1);
+    let check = async {
+        for _ in 0..200 {
+            last = free_and_credits(s, cookie).await;
+            if last == want {
+                return true;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        false
+    };
+    assert!(
+        check.await,
+        "balance (free left, credits) is {last:?}, expected {want:?}"
+    );
+}
+
 async fn free_and_credits(s: &Server, cookie: &str) -> (i64, i64) {
     let r = session_get(s, cookie, "/dashboard/api/balance").await;
     assert_eq!(r.status(), StatusCode::OK);
@@ -74,7 +94,7 @@ async fn sessions_spend_free_credits_first_and_keys_never() {
     let key = admin(&s.data_dir, &["key", "create", "--account", "1"]);
     let ws = welcomed_worker(&s, &(&s.data_dir).into(), 4).await;
     let worker = answer_every_job(ws, Some("hello"));
-    assert_eq!(free_and_credits(&s, &cookie).await, (5, 100));
+    expect_balance(&s, &cookie, (5, 100)).await;
 
     // A key request: the balance pays, free credits untouched.
     let r = client()
@@ -85,7 +105,7 @@ async fn sessions_spend_free_credits_first_and_keys_never() {
         .await
         .unwrap();
     assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
-    assert_eq!(free_and_credits(&s, &cookie).await, (5, 99));
+    expect_balance(&s, &cookie, (5, 99)).await;
 
     // Session requests: free credits first (1 each here), the balance only once they are gone.
     for free_left in (0..5).rev() {
@@ -98,7 +118,7 @@ async fn sessions_spend_free_credits_first_and_keys_never() {
             .await
             .unwrap();
         assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
-        assert_eq!(free_and_credits(&s, &cookie).await, (free_left, 99));
+        expect_balance(&s, &cookie, (free_left, 99)).await;
     }
     // The free credits are gone: only the hold's size decides now (plan 0, balance 99).
     let r = client()
@@ -110,7 +130,7 @@ async fn sessions_spend_free_credits_first_and_keys_never() {
         .await
         .unwrap();
     assert_eq!(r.status(), StatusCode::OK);
-    assert_eq!(free_and_credits(&s, &cookie).await, (0, 98));
+    expect_balance(&s, &cookie, (0, 98)).await;
 
     // Cross-site, or without a session: refused before anything is held.
     let r = client()

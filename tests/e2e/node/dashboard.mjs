@@ -51,9 +51,15 @@ async function playground(page) {
   await page.click("#send");
   await page.waitForFunction(() => document.querySelector("#status").textContent.includes("tokens"));
   const answer = await page.textContent("#answer");
-  const freeAfter = Number(await page.textContent("#free-left"));
-  const creditsAfter = Number(await page.textContent("#credits"));
   await shot(page, "05-playground");
+  // The settle is written just after the answer: reload (bounded) until it shows.
+  let freeAfter = Number(await page.textContent("#free-left"));
+  for (let i = 0; i < 40 && freeAfter >= usage.freeBefore; i++) {
+    await page.waitForTimeout(250);
+    await page.goto(`${base}/dashboard/playground`);
+    freeAfter = Number(await page.textContent("#free-left"));
+  }
+  const creditsAfter = Number(await page.textContent("#credits"));
   await page.goto(`${base}/dashboard/images`);
   await page.check("#nsfw");
   const confirmShown = await page.isVisible("#adult-confirm");
