@@ -16,12 +16,17 @@ use shoal_store::{credentials, AccountId, ApiKeyPrincipal, KeyId};
 use crate::error::ApiError;
 use crate::ratelimit::{format_reset, retry_after_secs, Decision};
 use crate::AppState;
+use shoal_store::money::{free_allowance, Payer};
 
 /// The authenticated caller, put in the request's extensions for handlers.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
-    pub key_id: KeyId,
+    /// `None`: a dashboard session (`dashboard::session`).
+    pub key_id: Option<KeyId>,
     pub account_id: AccountId,
+    /// Free daily credits this caller's requests may spend (`money::free_allowance`): 0
+    /// for an API key.
+    pub free_daily: i64,
 }
 
 /// Put on responses so the access log can name the account (never the key).
@@ -116,8 +121,9 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     let decision = state.limiter.check(principal.key_id, limit).await;
     let mut response = if decision.allowed {
         req.extensions_mut().insert(Caller {
-            key_id: principal.key_id,
+            key_id: Some(principal.key_id),
             account_id: principal.account_id,
+            free_daily: free_allowance(Payer::ApiKey, state.config.free_daily_credits),
         });
         next.run(req).await
     } else {

@@ -19,6 +19,8 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
 pub const DEFAULT_BODY_LIMIT: usize = 20 * 1024 * 1024;
 pub const DEFAULT_RPM: u32 = 60;
+/// Free daily credits for requests from the dashboard (USD 0.05 a day).
+pub const DEFAULT_FREE_DAILY_CREDITS: i64 = 50;
 
 /// The config file as written by an operator. Every field is optional.
 #[derive(Debug, Default, Deserialize)]
@@ -56,6 +58,15 @@ pub struct FileConfig {
     pub auth_cache_ms: Option<u64>,
     /// Credits sold per USD (display and purchase only; pricing uses 1 credit = 0.001 USD).
     pub credits_per_usd_sold: Option<i64>,
+    /// Free credits per account per UTC day for requests from the dashboard (playground,
+    /// images page), spent before the plan's credits and the balance; API keys never spend
+    /// them. 0 turns them off.
+    pub free_daily_credits: Option<i64>,
+    /// Mark the dashboard's session cookie `Secure` (set it when the site is served over
+    /// TLS, directly or behind a proxy) [default: false].
+    pub cookie_secure: Option<bool>,
+    /// How long a dashboard login lasts, in hours [default: 168, a week].
+    pub session_ttl_hours: Option<u64>,
     /// How long a request waits for a busy worker to free a slot before 503.
     pub queue_timeout_secs: Option<u64>,
     /// How many requests may wait for a slot at once; beyond that, 503 at once.
@@ -108,6 +119,9 @@ pub struct GatewayConfig {
     pub hold_retention: Duration,
     pub auth_cache: Duration,
     pub credits_per_usd_sold: i64,
+    pub free_daily_credits: i64,
+    pub cookie_secure: bool,
+    pub session_ttl: Duration,
     pub queue_timeout: Duration,
     pub max_queued: usize,
     pub worker_heartbeat: Duration,
@@ -173,6 +187,13 @@ impl GatewayConfig {
             credits_per_usd_sold > 0,
             "credits_per_usd_sold must be positive"
         );
+        let free_daily_credits = file
+            .free_daily_credits
+            .unwrap_or(DEFAULT_FREE_DAILY_CREDITS);
+        anyhow::ensure!(
+            (0..=shoal_store::MAX_CREDITS).contains(&free_daily_credits),
+            "free_daily_credits must be 0 or more"
+        );
         Ok(GatewayConfig {
             listen,
             body_limit_bytes,
@@ -183,6 +204,9 @@ impl GatewayConfig {
             hold_retention,
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
             credits_per_usd_sold,
+            free_daily_credits,
+            cookie_secure: file.cookie_secure.unwrap_or(false),
+            session_ttl: Duration::from_secs(3600 * file.session_ttl_hours.unwrap_or(168).max(1)),
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
             max_queued: file.max_queued.unwrap_or(1024),
             worker_heartbeat: Duration::from_millis(

@@ -51,6 +51,16 @@ impl ApiError {
         )
     }
 
+    /// 403: a request the caller may never make this way (a cross-site one).
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "permission_error",
+            "forbidden",
+            message.into(),
+        )
+    }
+
     pub fn insufficient_credits(needed: i64, available: i64) -> Self {
         Self::new(
             StatusCode::PAYMENT_REQUIRED,

@@ -14,6 +14,7 @@ pub mod catalog;
 pub mod config;
 pub mod cors;
 pub mod deposits;
+pub mod dashboard;
 pub mod error;
 pub mod images;
 pub mod metrics;
@@ -65,6 +66,8 @@ pub struct Inner {
     pub deposits: Arc<dyn deposits::DepositSource>,
     /// Browser workers, when the binary wires them in (`shoal-browser`); set once at start.
     pub browser: std::sync::OnceLock<Arc<browser::BrowserPool>>,
+    /// The dashboard's own state (login throttling).
+    pub dashboard: dashboard::Dashboard,
 }
 
 impl std::ops::Deref for AppState {
@@ -140,6 +143,7 @@ impl AppState {
             image_check,
             deposits,
             browser: std::sync::OnceLock::new(),
+            dashboard: dashboard::Dashboard::default(),
         }));
         if let Some(p) = peers {
             p.join(state.clone());
@@ -216,6 +220,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api_v1(&state))
         .merge(site_images)
+        .merge(dashboard::routes(&state))
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -256,6 +261,9 @@ pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
                 Ok(n) => tracing::debug!(pruned = n, "ended credit holds pruned"),
                 Err(e) => tracing::warn!(error = %e, "pruning ended holds failed; will retry"),
             }
+            if let Err(e) = state.store.prune_sessions(now).await {
+                tracing::warn!(error = %e, "pruning expired sessions failed; will retry");
+            }
         }
     })
 }
@@ -275,6 +283,8 @@ pub async fn serve(
             tracing::debug!(error = %e, "TCP_NODELAY not set");
         }
     });
+    // The client's address is known to handlers (the dashboard's login throttle).
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     let result = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;

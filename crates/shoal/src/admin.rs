@@ -73,6 +73,13 @@ enum AccountCommand {
         #[arg(long)]
         email: String,
     },
+    /// Set the account's dashboard password, read from stdin (one line), and end all its
+    /// login sessions: the password reset of a server without mail.
+    #[command(name = "set-password")]
+    SetPassword {
+        #[arg(long)]
+        email: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -156,6 +163,9 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         AdminCommand::Account(AccountCommand::Create { email }) => {
             println!("{}", store.create_account(&email, now).await?);
         }
+        AdminCommand::Account(AccountCommand::SetPassword { email }) => {
+            set_password(store, &email).await?;
+        }
         AdminCommand::Credits(CreditsCommand::Grant { account, credits }) => {
             println!("{}", store.grant_credits(account, credits, now).await?);
         }
@@ -237,4 +247,30 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+async fn set_password(store: &Store, email: &str) -> anyhow::Result<()> {
+    use shoal_gateway::dashboard::password;
+    let login = store
+        .login_of(email)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no account with email {email}"))?;
+    eprintln!("new password for {email} (one line on stdin):");
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let new = line.trim_end_matches(['\r', '\n']);
+    let n = new.chars().count();
+    anyhow::ensure!(
+        (password::MIN_PASSWORD..=password::MAX_PASSWORD).contains(&n),
+        "a password must be {} to {} characters",
+        password::MIN_PASSWORD,
+        password::MAX_PASSWORD
+    );
+    let hash = password::hash(new.to_string()).await?;
+    store.set_password(login.account_id, &hash).await?;
+    eprintln!(
+        "password set; every session of account {} ended",
+        login.account_id
+    );
+    Ok(())
 }

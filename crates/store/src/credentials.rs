@@ -57,6 +57,19 @@ pub fn is_well_formed_api_key(s: &str) -> bool {
     is_well_formed(API_KEY_PREFIX, s)
 }
 
+/// Every dashboard session token starts with this.
+pub const SESSION_TOKEN_PREFIX: &str = "shoal-s-";
+
+/// A new session token: [`SESSION_TOKEN_PREFIX`] + 40 base62 characters (a cookie value).
+pub fn generate_session_token() -> String {
+    generate(SESSION_TOKEN_PREFIX)
+}
+
+/// `shoal-s-` followed by 32 to 128 base62 characters, and nothing else.
+pub fn is_well_formed_session_token(s: &str) -> bool {
+    is_well_formed(SESSION_TOKEN_PREFIX, s)
+}
+
 /// A new worker token: [`WORKER_TOKEN_PREFIX`] + 40 base62 characters.
 pub fn generate_worker_token() -> String {
     generate(WORKER_TOKEN_PREFIX)

@@ -60,6 +60,7 @@ impl EndKind {
 pub(crate) struct Ending {
     /// `Expire` when the hold had already passed its `expires_at`.
     pub kind: EndKind,
+    pub from_free: i64,
     pub from_plan: i64,
     pub from_balance: i64,
 }
@@ -71,9 +72,10 @@ impl Ending {
             // the caller learns the hold was already over.
             EndKind::Expire => SettleOutcome::AlreadyEnded,
             EndKind::Settle | EndKind::Void => {
-                let charged = self.from_plan + self.from_balance;
+                let charged = self.from_free + self.from_plan + self.from_balance;
                 SettleOutcome::Settled {
                     charged,
+                    from_free: self.from_free,
                     from_plan: self.from_plan,
                     from_balance: self.from_balance,
                     released: hold - charged,
@@ -134,6 +136,7 @@ mod tests {
     fn outcomes() {
         let settled = Ending {
             kind: EndKind::Settle,
+            from_free: 0,
             from_plan: 20,
             from_balance: 5,
         };
@@ -141,6 +144,7 @@ mod tests {
             settled.outcome(50),
             SettleOutcome::Settled {
                 charged: 25,
+                from_free: 0,
                 from_plan: 20,
                 from_balance: 5,
                 released: 25
@@ -148,6 +152,7 @@ mod tests {
         );
         let voided = Ending {
             kind: EndKind::Void,
+            from_free: 0,
             from_plan: 0,
             from_balance: 0,
         };
@@ -155,6 +160,7 @@ mod tests {
             voided.outcome(50),
             SettleOutcome::Settled {
                 charged: 0,
+                from_free: 0,
                 from_plan: 0,
                 from_balance: 0,
                 released: 50
@@ -162,6 +168,7 @@ mod tests {
         );
         let expired = Ending {
             kind: EndKind::Expire,
+            from_free: 0,
             from_plan: 0,
             from_balance: 0,
         };

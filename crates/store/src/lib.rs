@@ -9,13 +9,18 @@
 //! # Money
 //!
 //! Integers only ([`money`]): prices in nano-USD per token, costs in credits (1 credit =
-//! USD 0.001), rounded up, at least 1. An account has two buckets an API request may spend:
-//! the plan's daily credits (reset at 00:00 UTC, no carry-over) and the purchased balance.
+//! USD 0.001), rounded up, at least 1. An account has three buckets: the free daily credits
+//! (the operator's daily amount, spent only by requests from the dashboard's session), the
+//! plan's daily credits (both reset at 00:00 UTC, no carry-over) and the purchased balance.
+//! The spending order is fixed once, in [`money::split_spend`]: free, plan, balance; an
+//! API-key request's hold carries no free allowance ([`money::free_allowance`]), so it
+//! spends plan, then balance.
 //!
 //! # The ledger: holds, then settle / void / expire
 //!
 //! - [`Store::hold`] reserves the largest cost a request could incur, against
-//!   `available = plan credits left today + balance − active holds`, with **one conditional
+//!   `available = free credits left (session requests only) + plan credits left today +
+//!   balance − active holds`, with **one conditional
 //!   write** (`UPDATE accounts SET held = held + n WHERE id = a AND available >= n`) in the
 //!   same transaction as the hold row and its journal row. There is no read-then-write
 //!   window: PostgreSQL re-checks the condition on the latest row version when rows
@@ -149,6 +154,9 @@ pub struct Balance {
     pub daily_credits_left: i64,
     pub total_deposited: i64,
     pub total_spent: i64,
+    /// Free daily credits spent on the UTC day of `now`. The daily amount is the operator's
+    /// setting, not the store's: what is left is `(amount - free_used_today).max(0)`.
+    pub free_used_today: i64,
 }
 
 #[derive(Debug, Clone)]
@@ -162,6 +170,9 @@ pub struct HoldRequest {
     pub model: String,
     /// When the hold lapses if never settled.
     pub expires_at: Millis,
+    /// Free daily credits this request may spend, before the plan's and the balance:
+    /// [`money::free_allowance`] (0 for an API-key request).
+    pub free_daily: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,9 +197,11 @@ pub struct Charge {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettleOutcome {
-    /// The hold ended now: `charged` spent (plan first, then balance), the rest released.
+    /// The hold ended now: `charged` spent (free, then plan, then balance), the rest
+    /// released.
     Settled {
         charged: i64,
+        from_free: i64,
         from_plan: i64,
         from_balance: i64,
         released: i64,
@@ -221,7 +234,7 @@ mod store;
 mod verify;
 
 pub use ledger::MAX_CREDITS;
-pub use store::Store;
+pub use store::{Login, Store, UsageRow};
 
 #[allow(dead_code)]
 fn _assert_store_is_shareable() {

@@ -97,13 +97,65 @@ pub fn split_charge(charge: i64, plan_left: i64, balance: i64) -> (i64, i64) {
     (from_plan, from_balance)
 }
 
+/// Who pays for a request decides which buckets it may spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payer {
+    /// A request made with an API key (`/api/v1`, or `/api/images/generate` with a key).
+    ApiKey,
+    /// A request made from the dashboard with a logged-in session.
+    Session,
+}
+
+/// The free daily credits a request's hold may spend: the configured daily amount for a
+/// session request, none for an API-key request (API requests never use the free daily
+/// credits). A hold keeps this figure, so its settle follows the same rule.
+pub fn free_allowance(payer: Payer, free_daily: i64) -> i64 {
+    match payer {
+        Payer::ApiKey => 0,
+        Payer::Session => free_daily.max(0),
+    }
+}
+
+/// What one settle spends from each bucket.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spend {
+    pub free: i64,
+    pub plan: i64,
+    pub balance: i64,
+}
+
+/// The spending order, fixed here for every request: the free daily credits first, then
+/// the plan's daily credits, then the purchased balance. An API-key request has no free
+/// credits to spend (`free_left` is 0 through [`free_allowance`]), so it spends plan, then
+/// balance. As in [`split_charge`], a part that no bucket covers is not charged.
+pub fn split_spend(charge: i64, free_left: i64, plan_left: i64, balance: i64) -> Spend {
+    let charge = charge.max(0);
+    let free = charge.min(free_left.max(0));
+    let (plan, balance) = split_charge(charge - free, plan_left, balance);
+    Spend {
+        free,
+        plan,
+        balance,
+    }
+}
+
+/// Credit available for a new hold: free daily credits left (0 for API keys), plan credits
+/// left, balance, less what active holds reserve. Holds of both kinds count against it, so
+/// a key request may be refused while session holds wait to be paid from free credits
+/// (never the other way round: nothing is overspent).
+pub fn available(free_left: i64, plan_left: i64, balance: i64, held: i64) -> i64 {
+    free_left.max(0) + plan_left + balance - held
+}
+
 /// The UTC day (days since 1970-01-01) of a Unix time in milliseconds. Plan credits reset
 /// when it changes, at 00:00 UTC.
 pub fn utc_day(now_ms: i64) -> i64 {
     now_ms.div_euclid(86_400_000)
 }
 
-// The plan's day: the rule every backend follows.
+// The plan's day: the rule every backend follows. The free daily credits are a daily bucket
+// of the same kind, counted by the same two functions on their own day and counter
+// (`free_day`, `free_used`) with the hold's allowance as the daily amount.
 //
 // An account keeps one counter of plan credits: `plan_used` credits spent on `plan_day`.
 // The plan day is the latest UTC day on which plan credits were spent; it moves only when
@@ -126,10 +178,16 @@ pub fn utc_day(now_ms: i64) -> i64 {
 /// the past means a reset; a plan day after `today` (a lagging clock) counts as today; used
 /// credits above a lowered daily amount leave 0, never a negative number.
 pub fn plan_left(daily: i64, plan_day: i64, plan_used: i64, today: i64) -> i64 {
-    if plan_day >= today {
-        (daily - plan_used).max(0)
+    (daily - used_on(plan_day, plan_used, today)).max(0)
+}
+
+/// A daily bucket's credits spent as seen on `today`: the count of a past day is gone (a
+/// reset); a later day (a lagging clock) counts as today.
+pub fn used_on(day: i64, used: i64, today: i64) -> i64 {
+    if day >= today {
+        used
     } else {
-        daily.max(0)
+        0
     }
 }
 
@@ -284,6 +342,30 @@ mod tests {
             if from_plan == 0 {
                 prop_assert_eq!((day, used), (plan_day, plan_used));
             }
+        }
+
+        #[test]
+        fn free_then_plan_then_balance(
+            charge in -1_000i64..1_000_000,
+            free in -1_000i64..1_000_000,
+            plan in -1_000i64..1_000_000,
+            balance in -1_000i64..1_000_000,
+        ) {
+            let s = split_spend(charge, free, plan, balance);
+            prop_assert!(s.free >= 0 && s.plan >= 0 && s.balance >= 0);
+            prop_assert!(s.free <= free.max(0) && s.plan <= plan.max(0) && s.balance <= balance.max(0));
+            prop_assert!(s.free + s.plan + s.balance <= charge.max(0));
+            if charge.max(0) <= free.max(0) + plan.max(0) + balance.max(0) {
+                prop_assert_eq!(s.free + s.plan + s.balance, charge.max(0));
+            }
+            // Each bucket is touched only once the ones before it are used up.
+            if s.plan > 0 || s.balance > 0 {
+                prop_assert_eq!(s.free, free.max(0));
+            }
+            // Without free credits (an API key) it is the plan-then-balance split.
+            let (p, b) = split_charge(charge, plan, balance);
+            let key = split_spend(charge, free_allowance(Payer::ApiKey, free), plan, balance);
+            prop_assert_eq!((key.free, key.plan, key.balance), (0, p, b));
         }
 
         #[test]

@@ -40,38 +40,42 @@ const MAX_BATCH: usize = 128;
 /// Jobs waiting beyond this make senders wait.
 const QUEUE: usize = 4096;
 
-const BATCH: &str = "SELECT r_ord, r_outcome, r_hold, r_plan, r_balance, r_available
-       FROM shoal_ledger_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+const BATCH: &str = "SELECT r_ord, r_outcome, r_hold, r_plan, r_balance, r_available, r_free
+       FROM shoal_ledger_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
 
 // A job alone in the queue (low load) is one statement instead: a call of the function for
 // one job costs about twice the database time of these (an executor start-up for each
 // statement inside it), which a batch shares out and a single job cannot.
 
-/// Available credit for new holds: plan credits left today (`$DAY`) + balance − holds.
-/// The rules are SQL functions of the migrations (`shoal_available` and its neighbours),
-/// shared with `shoal_ledger_batch`.
+/// Available credit for new holds: free credits left within the allowance (`$FREE`) + plan
+/// credits left today (`$DAY`) + balance − holds. The rules are SQL functions of the
+/// migrations (`shoal_available_free` and its neighbours), shared with `shoal_ledger_batch`.
 macro_rules! available_sql {
-    ($day:literal) => {
+    ($free:literal, $day:literal) => {
         concat!(
-            "shoal_available(plan_daily_credits, plan_day, plan_used, credits, held, ",
+            "shoal_available_free(",
+            $free,
+            ", free_day, free_used, plan_daily_credits, plan_day, plan_used, credits, held, ",
             $day,
             ")"
         )
     };
 }
 
-/// $1 account, $2 credits, $3 today, $4 request id, $5 model, $6 now, $7 expires at.
-/// A duplicate request id fails the statement (unique violation): nothing is written.
+/// $1 account, $2 credits, $3 today, $4 request id, $5 model, $6 now, $7 expires at, $8 free
+/// allowance. A duplicate request id fails the statement (unique violation): nothing is
+/// written.
 const HOLD: &str = concat!(
     "WITH a AS (
         UPDATE accounts SET held = held + $2
          WHERE id = $1 AND ",
-    available_sql!("$3"),
+    available_sql!("$8", "$3"),
     " >= $2
          RETURNING id
      ), h AS (
-        INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at)
-        SELECT $4, id, $2, $5, $6, $7 FROM a
+        INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at,
+                           free_daily)
+        SELECT $4, id, $2, $5, $6, $7, $8 FROM a
      ), j AS (
         INSERT INTO journal (at, kind, account_id, request_id, model, credits)
         SELECT $6, 'hold', id, $4, $5, $2 FROM a
@@ -79,10 +83,10 @@ const HOLD: &str = concat!(
      SELECT count(*) AS admitted FROM a"
 );
 
-/// $1 account, $2 today.
+/// $1 account, $2 today, $3 free allowance.
 const AVAILABLE: &str = concat!(
     "SELECT ",
-    available_sql!("$2"),
+    available_sql!("$3", "$2"),
     " AS available FROM accounts WHERE id = $1"
 );
 
@@ -97,13 +101,13 @@ const HOLD_ATTEMPTS: usize = 3;
 const END: &str = "WITH o AS (
     SELECT account_id FROM holds WHERE request_id = $1
  ), a AS MATERIALIZED (
-    SELECT id, plan_day, plan_used,
+    SELECT id, plan_day, plan_used, free_day, free_used,
            shoal_plan_left(plan_daily_credits, plan_day, plan_used, $3) AS plan_left,
            credits AS balance
       FROM accounts WHERE id = (SELECT account_id FROM o)
        FOR UPDATE
  ), h AS MATERIALIZED (
-    SELECT request_id, account_id, credits, model, expires_at <= $2 AS expired
+    SELECT request_id, account_id, credits, model, expires_at <= $2 AS expired, free_daily
       FROM holds
      WHERE request_id = $1 AND state = 'active' AND EXISTS (SELECT 1 FROM a)
        FOR UPDATE
@@ -111,15 +115,20 @@ const END: &str = "WITH o AS (
     SELECT h.account_id, h.credits AS hold, h.model,
            CASE WHEN h.expired THEN 'expire' ELSE $4::TEXT END AS kind,
            shoal_charge($4::TEXT = 'settle', h.expired, $5::BIGINT, h.credits) AS charge,
-           a.plan_day, a.plan_used, a.plan_left, a.balance
+           a.plan_day, a.plan_used, a.plan_left, a.balance, a.free_day, a.free_used,
+           shoal_plan_left(h.free_daily, a.free_day, a.free_used, $3) AS free_left
       FROM h JOIN a ON a.id = h.account_id
+ ), f AS (
+    SELECT c.*, shoal_from_free(c.charge, c.free_left) AS from_free FROM c
  ), p AS (
-    SELECT c.*, shoal_from_plan(c.charge, c.plan_left) AS from_plan,
-           shoal_from_balance(c.charge, c.plan_left, c.balance) AS from_balance
-      FROM c
+    SELECT f.*, shoal_from_plan(f.charge - f.from_free, f.plan_left) AS from_plan,
+           shoal_from_balance(f.charge - f.from_free, f.plan_left, f.balance) AS from_balance
+      FROM f
  ), s AS (
     SELECT p.*, shoal_plan_day_after(p.plan_day, $3, p.from_plan) AS day,
-           shoal_plan_used_after(p.plan_day, p.plan_used, $3, p.from_plan) AS used
+           shoal_plan_used_after(p.plan_day, p.plan_used, $3, p.from_plan) AS used,
+           shoal_plan_day_after(p.free_day, $3, p.from_free) AS fday,
+           shoal_plan_used_after(p.free_day, p.free_used, $3, p.from_free) AS fused
       FROM p
  ), uh AS (
     UPDATE holds SET state = CASE s.kind WHEN 'settle' THEN 'settled'
@@ -127,14 +136,17 @@ const END: &str = "WITH o AS (
                                          ELSE 'expired' END,
                      ended_at = $2,
                      charged_plan = s.from_plan,
-                     charged_balance = s.from_balance
+                     charged_balance = s.from_balance,
+                     charged_free = s.from_free
       FROM s WHERE holds.request_id = $1
  ), ua AS (
     UPDATE accounts SET held = accounts.held - s.hold,
                         credits = accounts.credits - s.from_balance,
                         total_spent = accounts.total_spent + s.from_balance,
                         plan_used = s.used,
-                        plan_day = s.day
+                        plan_day = s.day,
+                        free_used = s.fused,
+                        free_day = s.fday
       FROM s WHERE accounts.id = s.account_id
  ), j AS (
     INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
@@ -149,8 +161,11 @@ const END: &str = "WITH o AS (
     UNION ALL
     SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_plan, 'plan', s.day
       FROM s WHERE s.from_plan > 0
+    UNION ALL
+    SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_free, 'free', s.fday
+      FROM s WHERE s.from_free > 0
  )
- SELECT kind, hold, from_plan, from_balance FROM s";
+ SELECT kind, hold, from_free, from_plan, from_balance FROM s";
 
 enum Movement {
     Hold(HoldRequest),
@@ -171,6 +186,7 @@ struct Job {
 struct Done {
     outcome: String,
     hold: Option<i64>,
+    free: Option<i64>,
     plan: Option<i64>,
     balance: Option<i64>,
     available: Option<i64>,
@@ -181,6 +197,7 @@ impl Done {
         Done {
             outcome: outcome.to_string(),
             hold: None,
+            free: None,
             plan: None,
             balance: None,
             available: None,
@@ -289,6 +306,7 @@ impl Writers {
         };
         let end = ledger::Ending {
             kind,
+            from_free: done.free.unwrap_or(0),
             from_plan: done.plan.unwrap_or(0),
             from_balance: done.balance.unwrap_or(0),
         };
@@ -395,6 +413,7 @@ async fn hold_alone(
             .bind(&req.model)
             .bind(now)
             .bind(req.expires_at)
+            .bind(req.free_daily)
             .fetch_one(&mut *conn)
             .await;
         let admitted: i64 = match admitted {
@@ -410,6 +429,7 @@ async fn hold_alone(
         let available: Option<i64> = sqlx::query_scalar(AVAILABLE)
             .bind(req.account_id)
             .bind(today)
+            .bind(req.free_daily)
             .fetch_optional(&mut *conn)
             .await?;
         let Some(available) = available else {
@@ -460,6 +480,7 @@ async fn end_alone(
     };
     Ok(Done {
         hold: Some(row.try_get("hold")?),
+        free: Some(row.try_get("from_free")?),
         plan: Some(row.try_get("from_plan")?),
         balance: Some(row.try_get("from_balance")?),
         ..Done::outcome(row.try_get::<&str, _>("kind")?)
@@ -510,12 +531,14 @@ async fn call(
     let mut reasoning_tokens = Vec::with_capacity(n);
     let mut now = Vec::with_capacity(n);
     let mut today = Vec::with_capacity(n);
+    let mut free_daily = Vec::with_capacity(n);
     for job in jobs {
         now.push(job.now);
         today.push(money::utc_day(job.now));
         match &job.movement {
             Movement::Hold(req) => {
                 kind.push("hold");
+                free_daily.push(Some(req.free_daily));
                 request_id.push(req.request_id.as_str());
                 account.push(Some(req.account_id));
                 credits.push(Some(req.credits));
@@ -532,6 +555,7 @@ async fn call(
             } => {
                 let settle = *end == EndKind::Settle;
                 kind.push(if settle { "settle" } else { "void" });
+                free_daily.push(None);
                 request_id.push(id.as_str());
                 account.push(None);
                 // Void charges 0; a settle without usage (NULL) charges the whole hold.
@@ -565,6 +589,7 @@ async fn call(
         .bind(reasoning_tokens)
         .bind(now)
         .bind(today)
+        .bind(free_daily)
         .fetch_all(&mut *c)
         .await;
     let rows = match result {
@@ -586,6 +611,7 @@ async fn call(
                 Done {
                     outcome: r.try_get("r_outcome")?,
                     hold: r.try_get("r_hold")?,
+                    free: r.try_get("r_free")?,
                     plan: r.try_get("r_plan")?,
                     balance: r.try_get("r_balance")?,
                     available: r.try_get("r_available")?,

@@ -47,38 +47,44 @@ const EXPIRE_BATCH: i64 = 500;
 /// Ended holds deleted per job by `prune_holds`.
 const PRUNE_BATCH: i64 = 1000;
 
-/// ?1 account, ?2 credits, ?3 today. The conditional write that admits a hold: available
-/// credit (plan credits left today + balance − holds, `shoal_available`) must cover it.
+/// ?1 account, ?2 credits, ?3 today, ?4 free allowance. The conditional write that admits
+/// a hold: available credit (free credits left + plan credits left today + balance − holds,
+/// `shoal_available_free`) must cover it.
 const HOLD_ADMIT: &str = "UPDATE accounts SET held = held + ?2
       WHERE id = ?1
-        AND shoal_available(plan_daily_credits, plan_day, plan_used, credits, held, ?3) >= ?2";
+        AND shoal_available_free(?4, free_day, free_used, plan_daily_credits, plan_day,
+                                 plan_used, credits, held, ?3) >= ?2";
 
-/// ?1 account, ?2 today.
-const AVAILABLE: &str =
-    "SELECT shoal_available(plan_daily_credits, plan_day, plan_used, credits, held, ?2)
+/// ?1 account, ?2 today, ?3 free allowance.
+const AVAILABLE: &str = "SELECT shoal_available_free(?3, free_day, free_used, plan_daily_credits,
+                                   plan_day, plan_used, credits, held, ?2)
        FROM accounts WHERE id = ?1";
 
 const INSERT_HOLD: &str =
-    "INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    "INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at,
+                        free_daily)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
 const JOURNAL_HOLD: &str = "INSERT INTO journal (at, kind, account_id, request_id, model, credits)
      VALUES (?1, 'hold', ?2, ?3, ?4, ?5)";
 
-const HOLD_OF: &str =
-    "SELECT account_id, credits, model, expires_at, state = 'active' FROM holds WHERE request_id = ?1";
+const HOLD_OF: &str = "SELECT account_id, credits, model, expires_at, state = 'active', free_daily
+       FROM holds WHERE request_id = ?1";
 
 const ACCOUNT_OF: &str =
-    "SELECT credits, plan_daily_credits, plan_day, plan_used FROM accounts WHERE id = ?1";
+    "SELECT credits, plan_daily_credits, plan_day, plan_used, free_day, free_used
+       FROM accounts WHERE id = ?1";
 
 const END_HOLD: &str = "UPDATE holds
-        SET state = ?2, ended_at = ?3, charged_plan = ?4, charged_balance = ?5
+        SET state = ?2, ended_at = ?3, charged_plan = ?4, charged_balance = ?5,
+            charged_free = ?6
       WHERE request_id = ?1 AND state = 'active'";
 
-/// ?1 account, ?2 hold released, ?3 spent from the balance, ?4 plan used on day ?5.
+/// ?1 account, ?2 hold released, ?3 spent from the balance, ?4 plan used on day ?5, ?6 free
+/// credits used on day ?7.
 const END_ACCOUNT: &str = "UPDATE accounts
         SET held = held - ?2, credits = credits - ?3, total_spent = total_spent + ?3,
-            plan_used = ?4, plan_day = ?5
+            plan_used = ?4, plan_day = ?5, free_used = ?6, free_day = ?7
       WHERE id = ?1";
 
 const JOURNAL_END: &str =
@@ -155,23 +161,25 @@ pub(crate) fn open_writer(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-/// `shoal_available(daily, plan_day, plan_used, balance, held, today)`: credit available for
-/// a new hold, as `money` computes it. The same name and arguments as PostgreSQL's SQL
-/// function, so that the conditional write reads alike on both backends while the rule
-/// itself lives in `money` only. Registered on the write connection (the only one that
-/// admits holds).
+/// `shoal_available_free(free_daily, free_day, free_used, daily, plan_day, plan_used,
+/// balance, held, today)`: credit available for a new hold, as `money` computes it. The same
+/// name and arguments as PostgreSQL's SQL function, so that the conditional write reads
+/// alike on both backends while the rule itself lives in `money` only. Registered on the
+/// write connection (the only one that admits holds).
 fn define_rules(conn: &Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
     conn.create_scalar_function(
-        "shoal_available",
-        6,
+        "shoal_available_free",
+        9,
         FunctionFlags::SQLITE_UTF8
             | FunctionFlags::SQLITE_DETERMINISTIC
             | FunctionFlags::SQLITE_INNOCUOUS,
         |ctx| {
             let arg = |i| ctx.get::<i64>(i);
-            let plan_left = money::plan_left(arg(0)?, arg(1)?, arg(2)?, arg(5)?);
-            Ok(plan_left + arg(3)? - arg(4)?)
+            let today = arg(8)?;
+            let free_left = money::plan_left(arg(0)?, arg(1)?, arg(2)?, today);
+            let plan_left = money::plan_left(arg(3)?, arg(4)?, arg(5)?, today);
+            Ok(money::available(free_left, plan_left, arg(6)?, arg(7)?))
         },
     )
 }
@@ -383,7 +391,7 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
     let admitted = conn
         .prepare_cached(HOLD_ADMIT)
         .db()?
-        .execute(params![req.account_id, req.credits, today])
+        .execute(params![req.account_id, req.credits, today, req.free_daily])
         .db()?;
     if admitted == 1 {
         // A duplicate request id fails here, and the writer rolls the admission back.
@@ -395,7 +403,8 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
                 req.credits,
                 req.model,
                 now,
-                req.expires_at
+                req.expires_at,
+                req.free_daily
             ])
             .db()
             .map_err(|e| match e {
@@ -419,7 +428,7 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
     let available: Option<i64> = conn
         .prepare_cached(AVAILABLE)
         .db()?
-        .query_row(params![req.account_id, today], |r| r.get(0))
+        .query_row(params![req.account_id, today, req.free_daily], |r| r.get(0))
         .optional()
         .db()?;
     match available {
@@ -438,12 +447,24 @@ struct OpenHold {
     model: String,
     expires_at: Millis,
     active: bool,
+    free_daily: i64,
+}
+
+/// The account's buckets, as read inside the writer's transaction.
+struct Buckets {
+    balance: i64,
+    daily: i64,
+    plan_day: i64,
+    plan_used: i64,
+    free_day: i64,
+    free_used: i64,
 }
 
 /// Ends a hold: mirrors the PostgreSQL statement. A hold at or past its expiry ends as
-/// expired with charge 0; the charge is clamped to [0, hold] and split plan credits left
-/// today first, then the balance, never more than the balance; the plan day moves (only
-/// forward) when plan credits are spent (`money::plan_after`).
+/// expired with charge 0; the charge is clamped to [0, hold] and split by
+/// `money::split_spend` (free credits left within the hold's allowance, then plan credits
+/// left today, then the balance, never more than the balance); each daily bucket's day moves
+/// (only forward) when it is spent from (`money::plan_after`).
 fn end_hold(
     conn: &Connection,
     request_id: &str,
@@ -461,6 +482,7 @@ fn end_hold(
                 model: r.get(2)?,
                 expires_at: r.get(3)?,
                 active: r.get(4)?,
+                free_daily: r.get(5)?,
             })
         })
         .optional()
@@ -471,11 +493,18 @@ fn end_hold(
     if !hold.active {
         return Ok(SettleOutcome::AlreadyEnded);
     }
-    let (balance, daily, plan_day, plan_used): (i64, i64, i64, i64) = conn
+    let a = conn
         .prepare_cached(ACCOUNT_OF)
         .db()?
         .query_row([hold.account_id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            Ok(Buckets {
+                balance: r.get(0)?,
+                daily: r.get(1)?,
+                plan_day: r.get(2)?,
+                plan_used: r.get(3)?,
+                free_day: r.get(4)?,
+                free_used: r.get(5)?,
+            })
         })
         .db()?;
     let today = money::utc_day(now);
@@ -488,9 +517,12 @@ fn end_hold(
         EndKind::Settle => money::clamp_charge(charge.map(|c| c.credits), hold.credits),
         EndKind::Void | EndKind::Expire => 0,
     };
-    let plan_left = money::plan_left(daily, plan_day, plan_used, today);
-    let (from_plan, from_balance) = money::split_charge(charge_credits, plan_left, balance);
-    let (day, used) = money::plan_after(plan_day, plan_used, today, from_plan);
+    let free_left = money::plan_left(hold.free_daily, a.free_day, a.free_used, today);
+    let plan_left = money::plan_left(a.daily, a.plan_day, a.plan_used, today);
+    let spend = money::split_spend(charge_credits, free_left, plan_left, a.balance);
+    let (from_free, from_plan, from_balance) = (spend.free, spend.plan, spend.balance);
+    let (day, used) = money::plan_after(a.plan_day, a.plan_used, today, from_plan);
+    let (free_day, free_used) = money::plan_after(a.free_day, a.free_used, today, from_free);
     let ended = conn
         .prepare_cached(END_HOLD)
         .db()?
@@ -499,7 +531,8 @@ fn end_hold(
             kind.hold_state(),
             now,
             from_plan,
-            from_balance
+            from_balance,
+            from_free
         ])
         .db()?;
     debug_assert_eq!(ended, 1, "the writer's transaction saw the hold active");
@@ -510,52 +543,84 @@ fn end_hold(
             hold.credits,
             from_balance,
             used,
-            day
+            day,
+            free_used,
+            free_day
         ])
         .db()?;
     let tokens = charge
         .filter(|_| kind == EndKind::Settle)
         .cloned()
         .unwrap_or_default();
-    let mut journal = conn.prepare_cached(JOURNAL_END).db()?;
-    journal
-        .execute(params![
-            now,
-            kind.journal_kind(),
-            hold.account_id,
-            request_id,
-            hold.model,
-            tokens.input_tokens,
-            tokens.output_tokens,
-            tokens.reasoning_tokens,
-            from_balance,
-            (kind == EndKind::Settle).then_some("balance"),
-            None::<i64>,
-        ])
-        .db()?;
-    if from_plan > 0 {
-        journal
-            .execute(params![
-                now,
-                "settle",
-                hold.account_id,
-                request_id,
-                hold.model,
-                0,
-                0,
-                0,
-                from_plan,
-                "plan",
-                day,
-            ])
-            .db()?;
-    }
+    let row = EndRow {
+        now,
+        kind,
+        hold: &hold,
+        request_id,
+    };
+    journal_end(conn, &row, &tokens, &spend, [day, free_day])?;
     let end = ledger::Ending {
         kind,
+        from_free,
         from_plan,
         from_balance,
     };
     Ok(end.outcome(hold.credits))
+}
+
+/// What every journal row of one hold's end shares.
+struct EndRow<'a> {
+    now: Millis,
+    kind: EndKind,
+    hold: &'a OpenHold,
+    request_id: &'a str,
+}
+
+/// The journal rows of a hold's end: one carrying the token counts and what the balance
+/// paid, and one per daily bucket spent from (`days`: the plan's and the free credits' day).
+fn journal_end(
+    conn: &Connection,
+    row: &EndRow<'_>,
+    tokens: &Charge,
+    spend: &money::Spend,
+    days: [i64; 2],
+) -> Result<()> {
+    let mut journal = conn.prepare_cached(JOURNAL_END).db()?;
+    journal
+        .execute(params![
+            row.now,
+            row.kind.journal_kind(),
+            row.hold.account_id,
+            row.request_id,
+            row.hold.model,
+            tokens.input_tokens,
+            tokens.output_tokens,
+            tokens.reasoning_tokens,
+            spend.balance,
+            (row.kind == EndKind::Settle).then_some("balance"),
+            None::<i64>,
+        ])
+        .db()?;
+    for (credits, bucket, day) in [(spend.free, "free", days[1]), (spend.plan, "plan", days[0])] {
+        if credits > 0 {
+            journal
+                .execute(params![
+                    row.now,
+                    "settle",
+                    row.hold.account_id,
+                    row.request_id,
+                    row.hold.model,
+                    0,
+                    0,
+                    0,
+                    credits,
+                    bucket,
+                    day,
+                ])
+                .db()?;
+        }
+    }
+    Ok(())
 }
 
 fn expire_batch(conn: &Connection, now: Millis) -> Result<u64> {

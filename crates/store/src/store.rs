@@ -119,6 +119,8 @@ macro_rules! read_snapshot {
                     held: r.try_get("held")?,
                     plan_day: r.try_get("plan_day")?,
                     plan_used: r.try_get("plan_used")?,
+                    free_day: r.try_get("free_day")?,
+                    free_used: r.try_get("free_used")?,
                 },
             );
         }
@@ -133,11 +135,16 @@ macro_rules! read_snapshot {
                     spent: r.try_get("spent")?,
                     malformed: r.try_get("malformed")?,
                     last_plan_day: r.try_get("last_plan_day")?,
+                    last_free_day: r.try_get("last_free_day")?,
                 },
             );
         }
         for r in sqlx::query(verify::PLAN_USED).fetch_all(&mut *$tx).await? {
             snap.plan_used
+                .insert(r.try_get("account_id")?, r.try_get("used")?);
+        }
+        for r in sqlx::query(verify::FREE_USED).fetch_all(&mut *$tx).await? {
+            snap.free_used
                 .insert(r.try_get("account_id")?, r.try_get("used")?);
         }
         for r in sqlx::query(verify::HOLD_LIVES).fetch_all(&mut *$tx).await? {
@@ -150,6 +157,7 @@ macro_rules! read_snapshot {
                 end_kinds: r.try_get("end_kinds")?,
                 release_rows: r.try_get("release_rows")?,
                 plan_rows: r.try_get("plan_rows")?,
+                free_rows: r.try_get("free_rows")?,
                 balance_rows: r.try_get("balance_rows")?,
                 spent: r.try_get("spent")?,
             });
@@ -167,6 +175,8 @@ macro_rules! read_snapshot {
                     charged_plan: r.try_get("charged_plan")?,
                     journal_balance: r.try_get("journal_balance")?,
                     journal_plan: r.try_get("journal_plan")?,
+                    charged_free: r.try_get("charged_free")?,
+                    journal_free: r.try_get("journal_free")?,
                 },
             );
         }
@@ -234,6 +244,15 @@ impl Store {
     /// Create an account. `Conflict` if the email (compared case-insensitively) is taken,
     /// `Invalid` if it does not look like an email.
     pub async fn create_account(&self, email: &str, now: Millis) -> Result<AccountId> {
+        self.insert_account(email, None, now).await
+    }
+
+    async fn insert_account(
+        &self,
+        email: &str,
+        password_hash: Option<String>,
+        now: Millis,
+    ) -> Result<AccountId> {
         let email = email.trim();
         if !email.contains('@') || email.len() > 320 || email.chars().any(char::is_whitespace) {
             return Err(invalid("email must look like name@host"));
@@ -247,9 +266,11 @@ impl Store {
         };
         let id = write_id!(
             self,
-            "INSERT INTO accounts (email, created_at) VALUES ($1, $2) RETURNING id",
+            "INSERT INTO accounts (email, created_at, password_hash) VALUES ($1, $2, $3)
+             RETURNING id",
             email.to_string(),
             now,
+            password_hash,
         )
         .map_err(|e| match e {
             StoreError::Database(e) => map(e),
@@ -510,7 +531,7 @@ impl Store {
         read!(self, c => {
             let r = sqlx::query(
                     "SELECT credits, held, plan_daily_credits, plan_day, plan_used,
-                            total_deposited, total_spent
+                            total_deposited, total_spent, free_day, free_used
                        FROM accounts WHERE id = $1")
                 .bind(account)
                 .fetch_optional(c)
@@ -529,12 +550,18 @@ impl Store {
                 ),
                 total_deposited: r.try_get("total_deposited")?,
                 total_spent: r.try_get("total_spent")?,
+                free_used_today: money::used_on(
+                    r.try_get("free_day")?,
+                    r.try_get("free_used")?,
+                    today,
+                ),
             })
         })
     }
 
-    /// Reserve `req.credits` against what the account has available now (plan credits left
-    /// today + balance − active holds), atomically. `Insufficient` reserves nothing.
+    /// Reserve `req.credits` against what the account has available now (free credits left
+    /// within `req.free_daily` + plan credits left today + balance − active holds),
+    /// atomically. `Insufficient` reserves nothing.
     pub async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
         if req.credits < 1 {
             return Err(invalid("a hold must be at least 1 credit"));
@@ -550,11 +577,18 @@ impl Store {
         if req.expires_at <= now {
             return Err(invalid("a hold must expire after now"));
         }
+        if !(0..=MAX_CREDITS).contains(&req.free_daily) {
+            return Err(invalid(format!(
+                "free daily credits must be 0 to {MAX_CREDITS}"
+            )));
+        }
         if req.credits > MAX_CREDITS {
             // More than any account can ever have available (and beyond the range the
             // ledger's sums are kept in): nothing to write.
             let b = self.balance(req.account_id, now).await?;
-            let available = b.daily_credits_left + b.credits - b.credits_held;
+            let free_left = (req.free_daily - b.free_used_today).max(0);
+            let available =
+                money::available(free_left, b.daily_credits_left, b.credits, b.credits_held);
             return Ok(HoldOutcome::Insufficient {
                 needed: req.credits,
                 available: available.max(0),
@@ -659,3 +693,6 @@ impl Store {
         Ok(verify::compare(&snap))
     }
 }
+
+mod people;
+pub use people::{Login, UsageRow};

@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 use crate::{AccountId, Discrepancy, LedgerReport};
 
 pub(crate) const ACCOUNTS: &str =
-    "SELECT id, credits, total_deposited, total_spent, held, plan_day, plan_used
+    "SELECT id, credits, total_deposited, total_spent, held, plan_day, plan_used, free_day,
+            free_used
        FROM accounts ORDER BY id";
 
 pub(crate) const JOURNAL_SUMS: &str = "SELECT account_id,
@@ -22,17 +23,24 @@ pub(crate) const JOURNAL_SUMS: &str = "SELECT account_id,
         CAST(COUNT(CASE WHEN (kind = 'deposit' AND (credits <= 0 OR bucket IS NULL OR bucket <> 'balance'))
                           OR (kind IN ('hold') AND credits <= 0)
                           OR (kind = 'settle' AND (credits < 0 OR bucket IS NULL))
-                          OR (kind = 'settle' AND bucket = 'plan' AND plan_day IS NULL)
+                          OR (kind = 'settle' AND bucket IN ('plan', 'free') AND plan_day IS NULL)
                           OR (kind IN ('void', 'expire') AND credits <> 0)
                           OR (kind IN ('hold', 'settle', 'void', 'expire') AND request_id IS NULL)
                         THEN 1 END) AS BIGINT) AS malformed,
-        MAX(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN plan_day END) AS last_plan_day
+        MAX(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN plan_day END) AS last_plan_day,
+        MAX(CASE WHEN kind = 'settle' AND bucket = 'free' THEN plan_day END) AS last_free_day
        FROM journal GROUP BY account_id";
 
 /// Plan credits spent on each account's current plan day.
 pub(crate) const PLAN_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
        FROM journal j JOIN accounts a ON a.id = j.account_id
       WHERE j.kind = 'settle' AND j.bucket = 'plan' AND j.plan_day = a.plan_day
+      GROUP BY j.account_id";
+
+/// Free credits spent on each account's current free day.
+pub(crate) const FREE_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
+       FROM journal j JOIN accounts a ON a.id = j.account_id
+      WHERE j.kind = 'settle' AND j.bucket = 'free' AND j.plan_day = a.free_day
       GROUP BY j.account_id";
 
 /// Per request: holds that are still open, and any whose life in the journal breaks a rule
@@ -46,6 +54,7 @@ pub(crate) const HOLD_LIVES: &str = "SELECT * FROM (
                CAST(COUNT(DISTINCT CASE WHEN kind IN ('settle', 'void', 'expire') THEN kind END) AS BIGINT) AS end_kinds,
                CAST(COUNT(CASE WHEN kind IN ('void', 'expire') THEN 1 END) AS BIGINT) AS release_rows,
                CAST(COUNT(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN 1 END) AS BIGINT) AS plan_rows,
+               CAST(COUNT(CASE WHEN kind = 'settle' AND bucket = 'free' THEN 1 END) AS BIGINT) AS free_rows,
                CAST(COUNT(CASE WHEN kind = 'settle' AND bucket = 'balance' THEN 1 END) AS BIGINT) AS balance_rows,
                CAST(COALESCE(SUM(CASE WHEN kind = 'settle' THEN credits END), 0) AS BIGINT) AS spent
           FROM journal
@@ -53,7 +62,7 @@ pub(crate) const HOLD_LIVES: &str = "SELECT * FROM (
          GROUP BY request_id
       ) t
       WHERE end_kinds <> 1 OR accounts <> 1 OR hold_rows <> 1 OR release_rows > 1
-         OR plan_rows > 1 OR balance_rows > 1 OR spent > hold_credits
+         OR plan_rows > 1 OR free_rows > 1 OR balance_rows > 1 OR spent > hold_credits
          OR (end_kinds = 1 AND release_rows = 0 AND balance_rows = 0)";
 
 /// Active holds, and what the ended holds still in the table charged, per account: as the
@@ -65,12 +74,15 @@ pub(crate) const HOLDS_TABLE: &str = "SELECT h.account_id,
         CAST(COALESCE(SUM(CASE WHEN h.state = 'active' THEN h.credits ELSE 0 END), 0) AS BIGINT) AS active_credits,
         CAST(COALESCE(SUM(h.charged_balance), 0) AS BIGINT) AS charged_balance,
         CAST(COALESCE(SUM(h.charged_plan), 0) AS BIGINT) AS charged_plan,
+        CAST(COALESCE(SUM(h.charged_free), 0) AS BIGINT) AS charged_free,
+        CAST(COALESCE(SUM(j.free), 0) AS BIGINT) AS journal_free,
         CAST(COALESCE(SUM(j.balance), 0) AS BIGINT) AS journal_balance,
         CAST(COALESCE(SUM(j.plan), 0) AS BIGINT) AS journal_plan
        FROM holds h
        LEFT JOIN (SELECT request_id,
                          SUM(CASE WHEN bucket = 'balance' THEN credits ELSE 0 END) AS balance,
-                         SUM(CASE WHEN bucket = 'plan' THEN credits ELSE 0 END) AS plan
+                         SUM(CASE WHEN bucket = 'plan' THEN credits ELSE 0 END) AS plan,
+                         SUM(CASE WHEN bucket = 'free' THEN credits ELSE 0 END) AS free
                     FROM journal
                    WHERE kind = 'settle' AND request_id IS NOT NULL
                    GROUP BY request_id) j ON j.request_id = h.request_id
@@ -84,6 +96,8 @@ pub(crate) struct StoredAccount {
     pub held: i64,
     pub plan_day: i64,
     pub plan_used: i64,
+    pub free_day: i64,
+    pub free_used: i64,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -92,6 +106,7 @@ pub(crate) struct JournalSums {
     pub spent: i64,
     pub malformed: i64,
     pub last_plan_day: Option<i64>,
+    pub last_free_day: Option<i64>,
 }
 
 #[derive(Debug, Clone)]
@@ -104,6 +119,7 @@ pub(crate) struct HoldLife {
     pub end_kinds: i64,
     pub release_rows: i64,
     pub plan_rows: i64,
+    pub free_rows: i64,
     pub balance_rows: i64,
     pub spent: i64,
 }
@@ -116,6 +132,8 @@ pub(crate) struct HoldsTable {
     pub charged_plan: i64,
     pub journal_balance: i64,
     pub journal_plan: i64,
+    pub charged_free: i64,
+    pub journal_free: i64,
 }
 
 /// Everything read from the database, in one snapshot.
@@ -124,8 +142,29 @@ pub(crate) struct Snapshot {
     pub accounts: BTreeMap<AccountId, StoredAccount>,
     pub journal: HashMap<AccountId, JournalSums>,
     pub plan_used: HashMap<AccountId, i64>,
+    pub free_used: HashMap<AccountId, i64>,
     pub hold_lives: Vec<HoldLife>,
     pub holds: HashMap<AccountId, HoldsTable>,
+}
+
+/// The free daily credits' day and counter against the journal's free rows.
+fn check_free(check: &mut impl FnMut(bool, String), a: &StoredAccount, j: &JournalSums, used: i64) {
+    check(
+        a.free_used == used,
+        format!(
+            "free_used {} on day {} but the journal says {}",
+            a.free_used, a.free_day, used
+        ),
+    );
+    if let Some(last) = j.last_free_day {
+        check(
+            last <= a.free_day,
+            format!(
+                "free credits spent on day {last}, after free_day {}",
+                a.free_day
+            ),
+        );
+    }
 }
 
 /// Compare the stored state with what the journal says it should be.
@@ -145,13 +184,15 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
                 l.account_id,
                 format!(
                     "request {}: broken hold life in the journal (accounts {}, hold rows {}, \
-                     end kinds {}, release rows {}, plan rows {}, balance rows {}, spent {} of {})",
+                     end kinds {}, release rows {}, plan rows {}, free rows {}, balance rows {}, \
+                     spent {} of {})",
                     l.request_id,
                     l.accounts,
                     l.hold_rows,
                     l.end_kinds,
                     l.release_rows,
                     l.plan_rows,
+                    l.free_rows,
                     l.balance_rows,
                     l.spent,
                     l.hold_credits
@@ -207,11 +248,24 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
             ),
         );
         check(
-            h.charged_balance == h.journal_balance && h.charged_plan == h.journal_plan,
+            h.charged_balance == h.journal_balance
+                && h.charged_plan == h.journal_plan
+                && h.charged_free == h.journal_free,
             format!(
-                "holds table charged {} balance + {} plan, the journal {} + {}",
-                h.charged_balance, h.charged_plan, h.journal_balance, h.journal_plan
+                "holds table charged {} balance + {} plan + {} free, the journal {} + {} + {}",
+                h.charged_balance,
+                h.charged_plan,
+                h.charged_free,
+                h.journal_balance,
+                h.journal_plan,
+                h.journal_free
             ),
+        );
+        check_free(
+            &mut check,
+            a,
+            &j,
+            s.free_used.get(&id).copied().unwrap_or(0),
         );
         let plan_used = s.plan_used.get(&id).copied().unwrap_or(0);
         check(

@@ -46,9 +46,17 @@ pub struct RuleLabels {
     pub rule: &'static str,
 }
 
-/// Who may generate images: today the bearer key (with its rate limit). A dashboard session
-/// is to be accepted here too; handlers only read the [`Caller`] this puts in the request.
+/// Who may generate images: the bearer key (with its rate limit), or, on a request without
+/// an `Authorization` header, a dashboard session from this site's own pages
+/// (`dashboard::session::authenticate`). Handlers only read the [`Caller`] this puts in the
+/// request.
 pub async fn authenticate(state: State<AppState>, req: Request, next: Next) -> Response {
+    let has_key = req
+        .headers()
+        .contains_key(axum::http::header::AUTHORIZATION);
+    if !has_key && crate::dashboard::session::token(req.headers()).is_some() {
+        return crate::dashboard::session::authenticate(state, req, next).await;
+    }
     crate::auth::authenticate(state, req, next).await
 }
 
@@ -138,6 +146,7 @@ async fn generate(
         arrived,
         request_id: request_id(),
         account_id: caller.account_id,
+        free_daily: caller.free_daily,
         job: job.clone(),
         nsfw,
         progress: None,

@@ -37,6 +37,8 @@ pub struct ImageContext {
     pub arrived: Instant,
     pub request_id: String,
     pub account_id: shoal_store::AccountId,
+    /// Free daily credits the request may spend (0 for an API key).
+    pub free_daily: i64,
     pub job: ImageJobRequest,
     pub nsfw: bool,
     /// Where the worker's progress goes, for a caller that shows it.
@@ -116,6 +118,7 @@ async fn drive(
         credits: IMAGE_CREDITS,
         model: "image".into(),
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
+        free_daily: ctx.free_daily,
     };
     // Not cancellable: once written, the hold must be ended below.
     match state.store.hold(&hold, now).await {

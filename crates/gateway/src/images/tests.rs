@@ -89,6 +89,7 @@ fn context(account: AccountId, progress: Option<watch::Sender<Progress>>) -> Ima
         arrived: std::time::Instant::now(),
         request_id: request_id(),
         account_id: account,
+        free_daily: 0,
         job: job_request(params),
         nsfw: false,
         progress,

@@ -367,6 +367,7 @@ async fn sqlite_two_processes_share_a_file() {
                     credits: 1,
                     model: "m".into(),
                     expires_at: T0 + 60_000,
+                    free_daily: 0,
                 };
                 assert_eq!(
                     s.hold(&req, T0).await.unwrap(),

@@ -64,6 +64,7 @@ async fn concurrent_mixed_movements(db: TestDb) {
                         from_plan,
                         from_balance,
                         released,
+                        ..
                     } = store.settle(&id, Some(&charge(c)), now + 1).await.unwrap()
                     else {
                         panic!("{id} not settled")

@@ -10,6 +10,7 @@ use crate::harness::TestDb;
 
 both_backends!(
     hold_and_settle,
+    free_then_plan_then_balance,
     hold_rules,
     settle_idempotent_and_clamped,
     expiry,
@@ -26,6 +27,7 @@ both_backends!(
 fn settled(charged: i64, from_plan: i64, from_balance: i64, released: i64) -> SettleOutcome {
     SettleOutcome::Settled {
         charged,
+        from_free: 0,
         from_plan,
         from_balance,
         released,
@@ -601,6 +603,7 @@ async fn race_with_plan_and_concurrent_settles(db: TestDb) {
                         from_plan,
                         from_balance,
                         released,
+                        ..
                     } => {
                         assert_eq!(charged, c.min(5));
                         assert_eq!(charged, from_plan + from_balance);
@@ -750,4 +753,65 @@ async fn journal_is_append_only(db: TestDb) {
     assert!(db.exec_raw("DELETE FROM journal").await.is_err());
     assert_eq!(store.balance(a, T0).await.unwrap().credits, 100);
     assert_clean(&store).await;
+}
+
+/// A session request spends the free daily credits, then the plan's, then the balance; an
+/// API-key request never spends free credits, even with plenty left; they reset at 00:00 UTC.
+async fn free_then_plan_then_balance(db: TestDb) {
+    let store = db.open().await;
+    let a = account(&store, "free@example.com", 100).await;
+    store.set_plan(a, 10, T0).await.unwrap();
+    let session = |id: &str, credits: i64, now: i64| {
+        let mut r = req(id, a, credits, now + 60_000);
+        r.free_daily = 20;
+        r
+    };
+    // Free credits count towards what a session request may hold: 20 + 10 + 100.
+    let big = session("big", 131, T0);
+    assert!(matches!(
+        store.hold(&big, T0).await.unwrap(),
+        HoldOutcome::Insufficient { available: 130, .. }
+    ));
+    store.hold(&session("s1", 25, T0), T0).await.unwrap();
+    let s1 = store.settle("s1", Some(&charge(25)), T0).await.unwrap();
+    assert_eq!(
+        s1,
+        SettleOutcome::Settled {
+            charged: 25,
+            from_free: 20,
+            from_plan: 5,
+            from_balance: 0,
+            released: 0
+        }
+    );
+    // A key request on the same day: plan, then balance, free untouched.
+    store.hold(&req("k1", a, 8, T0 + 60_000), T0).await.unwrap();
+    let k1 = store.settle("k1", Some(&charge(8)), T0).await.unwrap();
+    assert_eq!(k1, settled(8, 5, 3, 0));
+    let b = store.balance(a, T0).await.unwrap();
+    assert_eq!(
+        (b.free_used_today, b.daily_credits_left, b.credits),
+        (20, 0, 97)
+    );
+    // The next day: free credits are back for sessions; a key request with free credits
+    // left still pays plan, then balance.
+    let next = T0 + DAY;
+    assert_eq!(store.balance(a, next).await.unwrap().free_used_today, 0);
+    store
+        .hold(&req("k2", a, 12, next + 60_000), next)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.settle("k2", Some(&charge(12)), next).await.unwrap(),
+        settled(12, 10, 2, 0)
+    );
+    store.hold(&session("s2", 5, next), next).await.unwrap();
+    let s2 = store.settle("s2", Some(&charge(5)), next).await.unwrap();
+    assert!(
+        matches!(s2, SettleOutcome::Settled { from_free: 5, .. }),
+        "{s2:?}"
+    );
+    assert_eq!(store.balance(a, next).await.unwrap().free_used_today, 5);
+    assert_clean(&store).await;
+    store.close().await;
 }

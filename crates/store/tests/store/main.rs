@@ -7,6 +7,7 @@ mod accounts;
 mod batches;
 mod deposits;
 mod ledger;
+mod people;
 mod pruning;
 mod rules;
 mod sim_deposits;

@@ -86,6 +86,7 @@ async fn prune_ended_holds(db: TestDb) {
             .unwrap(),
         SettleOutcome::Settled {
             charged: 5,
+            from_free: 0,
             from_plan: 0,
             from_balance: 5,
             released: 20,

@@ -52,7 +52,9 @@ async fn sql_rules(db: TestDb) {
                 shoal_from_plan(a, b) AS from_plan,
                 shoal_from_balance(a, b, c) AS from_balance,
                 shoal_plan_day_after(a, b, c) AS day_after,
-                shoal_plan_used_after(a, b, c, d) AS used_after
+                shoal_plan_used_after(a, b, c, d) AS used_after,
+                shoal_from_free(a, b) AS from_free,
+                shoal_available_free(a, b, c, d, b, c, a, d, c) AS available_free
            FROM unnest($1::BIGINT[], $2::BIGINT[], $3::BIGINT[], $4::BIGINT[])
                 WITH ORDINALITY AS t(a, b, c, d, n)
           ORDER BY n",
@@ -83,6 +85,13 @@ async fn sql_rules(db: TestDb) {
             balance,
             money::plan_after(a, 0, b, cc).0,
             money::plan_after(a, b, cc, d).1,
+            money::split_spend(a, b, 0, 0).free,
+            money::available(
+                money::plan_left(a, b, cc, cc),
+                money::plan_left(d, b, cc, cc),
+                a,
+                d,
+            ),
         ];
         let got = [
             get("plan_left"),
@@ -92,6 +101,8 @@ async fn sql_rules(db: TestDb) {
             get("from_balance"),
             get("day_after"),
             get("used_after"),
+            get("from_free"),
+            get("available_free"),
         ];
         assert_eq!(got, want, "inputs {:?}", [a, b, cc, d]);
     }
@@ -174,7 +185,7 @@ async fn call(c: &mut sqlx::PgConnection, jobs: &[Job<'_>]) -> Vec<sqlx::postgre
     let n = jobs.len();
     sqlx::query(
         "SELECT r_outcome, r_plan, r_balance FROM shoal_ledger_batch(
-            $1, $2, $3, $4, $5, $6, $7, $7, $7, $8, $9) ORDER BY r_ord",
+            $1, $2, $3, $4, $5, $6, $7, $7, $7, $8, $9, $7) ORDER BY r_ord",
     )
     .bind(jobs.iter().map(|j| j.0).collect::<Vec<_>>())
     .bind(jobs.iter().map(|j| j.1).collect::<Vec<_>>())

@@ -1,6 +1,7 @@
 //! Randomized simulation of the ledger, replayable from a seed.
 //!
-//! Interleaves holds, settles (random usage: missing, negative, over the hold), voids,
+//! Interleaves holds (API-key ones, and session ones that may spend the free daily credits
+//! first), settles (random usage: missing, negative, over the hold), voids,
 //! expiries by advancing time, deposits, plan changes, UTC day rollovers, lagging clocks,
 //! duplicate and unknown request ids, and crashes (the `Store` is dropped and reopened from
 //! the same file or database, active holds and all). After every step every account row
@@ -45,11 +46,17 @@ struct ModelAccount {
     daily: i64,
     plan_day: i64,
     plan_used: i64,
+    free_day: i64,
+    free_used: i64,
 }
 
 impl ModelAccount {
     fn plan_left(&self, today: i64) -> i64 {
         money::plan_left(self.daily, self.plan_day, self.plan_used, today)
+    }
+
+    fn free_left(&self, free_daily: i64, today: i64) -> i64 {
+        money::plan_left(free_daily, self.free_day, self.free_used, today)
     }
 }
 
@@ -59,6 +66,8 @@ struct ModelHold {
     credits: i64,
     expires_at: i64,
     active: bool,
+    /// The free daily credits it may spend (0: an API-key request).
+    free_daily: i64,
 }
 
 #[derive(Default)]
@@ -76,9 +85,14 @@ impl Model {
             .sum()
     }
 
-    fn available(&self, account: usize, today: i64) -> i64 {
+    fn available(&self, account: usize, today: i64, free_daily: i64) -> i64 {
         let a = &self.accounts[account];
-        a.plan_left(today) + a.balance - self.held(account)
+        money::available(
+            a.free_left(free_daily, today),
+            a.plan_left(today),
+            a.balance,
+            self.held(account),
+        )
     }
 
     /// What ending a hold should do (and does, to the model).
@@ -95,6 +109,7 @@ impl Model {
         }
         // The store must do exactly what the pure rules of `money` say.
         let hold = h.credits;
+        let free_daily = h.free_daily;
         let charge = if settle {
             money::clamp_charge(billed, hold)
         } else {
@@ -102,13 +117,21 @@ impl Model {
         };
         let today = money::utc_day(now);
         let a = &mut self.accounts[h.account];
-        let (from_plan, from_balance) = money::split_charge(charge, a.plan_left(today), a.balance);
+        let spend = money::split_spend(
+            charge,
+            a.free_left(free_daily, today),
+            a.plan_left(today),
+            a.balance,
+        );
+        let (from_free, from_plan, from_balance) = (spend.free, spend.plan, spend.balance);
         (a.plan_day, a.plan_used) = money::plan_after(a.plan_day, a.plan_used, today, from_plan);
+        (a.free_day, a.free_used) = money::plan_after(a.free_day, a.free_used, today, from_free);
         a.balance -= from_balance;
         a.spent += from_balance;
-        let charged = from_plan + from_balance;
+        let charged = from_free + from_plan + from_balance;
         SettleOutcome::Settled {
             charged,
+            from_free,
             from_plan,
             from_balance,
             released: hold - charged,
@@ -179,8 +202,10 @@ fn parse_seed(s: &str) -> u64 {
 }
 
 /// Paths every default run must reach.
-const MUST_SEE: [&str; 14] = [
+const MUST_SEE: [&str; 16] = [
     "held",
+    "held for a session",
+    "settled from free",
     "insufficient",
     "duplicate",
     "settled from plan",
@@ -283,17 +308,26 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     format!("sim-{seed:x}-{next_request}")
                 };
                 let ttl = rng.random_range(1_000..=120_000);
+                // Half the requests come from the dashboard's session, with the operator's
+                // free daily amount of the moment (it may be changed between requests).
+                let payer = if rng.random_bool(0.5) {
+                    money::Payer::Session
+                } else {
+                    money::Payer::ApiKey
+                };
+                let free_daily = money::free_allowance(payer, rng.random_range(0..=50));
                 let req = HoldRequest {
                     request_id: id.clone(),
                     account_id: model.accounts[acc].id,
                     credits,
                     model: "service-pro".into(),
                     expires_at: op_now + ttl,
+                    free_daily,
                 };
                 sim.note(format!(
-                    "hold {id} acc{acc} {credits} ttl {ttl} at {op_now}"
+                    "hold {id} acc{acc} {credits} free {free_daily} ttl {ttl} at {op_now}"
                 ));
-                let available = model.available(acc, today);
+                let available = model.available(acc, today, free_daily);
                 let got = store.hold(&req, op_now).await;
                 if available >= credits {
                     if duplicate {
@@ -304,6 +338,9 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     } else {
                         sim.eq(got.unwrap(), HoldOutcome::Held, "hold");
                         sim.saw("held");
+                        if free_daily > 0 {
+                            sim.saw("held for a session");
+                        }
                         model.holds.insert(
                             id,
                             ModelHold {
@@ -311,6 +348,7 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                                 credits,
                                 expires_at: req.expires_at,
                                 active: true,
+                                free_daily,
                             },
                         );
                     }
@@ -349,12 +387,20 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     (
                         SettleOutcome::Settled {
                             charged,
+                            from_free,
                             from_plan,
                             from_balance,
                             released,
                         },
-                        _,
+                        before,
                     ) => {
+                        if *from_free > 0 {
+                            sim.saw("settled from free");
+                            // Rule 5 of the spec, whatever the model says.
+                            if before.is_some_and(|h| h.free_daily == 0) {
+                                sim.fail(format!("API-key request {id} spent free credits"));
+                            }
+                        }
                         if *from_plan > 0 {
                             sim.saw("settled from plan");
                         }
@@ -509,11 +555,12 @@ enum RowReader {
     Postgres(sqlx::PgConnection),
 }
 
-/// (id, credits, held, deposited, spent, plan daily, plan day, plan used)
-type AccountRow = (i64, i64, i64, i64, i64, i64, i64, i64);
+/// (id, credits, held, deposited, spent, plan daily, plan day, plan used, free day, free used)
+type AccountRow = (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64);
 
 const ACCOUNT_ROWS: &str = "SELECT id, credits, held, total_deposited, total_spent,
-        plan_daily_credits, plan_day, plan_used FROM accounts WHERE id >= $1 ORDER BY id";
+        plan_daily_credits, plan_day, plan_used, free_day, free_used
+        FROM accounts WHERE id >= $1 ORDER BY id";
 
 impl RowReader {
     async fn open(db: &TestDb) -> RowReader {
@@ -555,13 +602,16 @@ async fn check_rows(sim: &Sim, rows: &mut RowReader, model: &Model) {
                 a.daily,
                 a.plan_day,
                 a.plan_used,
+                a.free_day,
+                a.free_used,
             )
         })
         .collect();
     sim.eq(
         got,
         want,
-        "accounts (id, credits, held, deposited, spent, plan daily, plan day, plan used)",
+        "accounts (id, credits, held, deposited, spent, plan daily, plan day, plan used, \
+         free day, free used)",
     );
 }
 
@@ -592,6 +642,11 @@ async fn check_balances(sim: &Sim, store: &Store, model: &Model, now: i64, which
             (b.plan_daily_credits, b.daily_credits_left),
             (a.daily, a.plan_left(today)),
             &format!("acc{i} (plan daily, plan left)"),
+        );
+        sim.eq(
+            b.free_used_today,
+            money::used_on(a.free_day, a.free_used, today),
+            &format!("acc{i} free credits used today"),
         );
         if b.credits < 0 || b.credits != b.total_deposited - b.total_spent {
             sim.fail(format!("acc{i}: broken balance {b:?}"));

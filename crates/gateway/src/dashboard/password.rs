@@ -1,0 +1,133 @@
+//! Passwords (Argon2id) and login throttling.
+//!
+//! Hashes use the `argon2` crate's defaults, which are the current OWASP recommendation for
+//! Argon2id (19 MiB, 2 passes, 1 lane), and run on the blocking pool so that a login never
+//! stalls the API's threads. Throttling counts failed logins per account and per client
+//! address in a sliding window, in this process (each replica counts its own).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use argon2::password_hash::rand_core::OsRng;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+
+/// Shortest and longest password accepted at sign-up.
+pub const MIN_PASSWORD: usize = 10;
+pub const MAX_PASSWORD: usize = 256;
+
+/// Failed logins allowed per account, and per address, within [`WINDOW`].
+const PER_ACCOUNT: u32 = 5;
+const PER_ADDRESS: u32 = 20;
+pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Entries kept at most (oldest windows are dropped first past this).
+const MAX_ENTRIES: usize = 100_000;
+
+/// The PHC string of a new Argon2id hash.
+pub async fn hash(password: String) -> anyhow::Result<String> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| anyhow::anyhow!("hashing a password failed: {e}"))
+    })
+    .await?
+}
+
+/// Whether `password` matches the PHC string `phc`. A malformed hash never matches.
+pub async fn verify(password: String, phc: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&phc)
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// Failed logins per account and per address.
+#[derive(Default)]
+pub struct Throttle {
+    failures: Mutex<HashMap<String, (u32, Instant)>>,
+}
+
+impl Throttle {
+    /// How long until `account` (its email, lower case) or `address` may try again; `None`
+    /// when both may try now.
+    pub fn blocked(&self, account: &str, address: &str, now: Instant) -> Option<Duration> {
+        let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let wait = |key: String, max: u32| {
+            map.get(&key).and_then(|&(n, since)| {
+                let left = WINDOW.saturating_sub(now.duration_since(since));
+                (n >= max && !left.is_zero()).then_some(left)
+            })
+        };
+        wait(format!("a:{account}"), PER_ACCOUNT).max(wait(format!("ip:{address}"), PER_ADDRESS))
+    }
+
+    /// Count a failed login against both.
+    pub fn failed(&self, account: &str, address: &str, now: Instant) {
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= MAX_ENTRIES {
+            map.retain(|_, (_, since)| now.duration_since(*since) < WINDOW);
+        }
+        for key in [format!("a:{account}"), format!("ip:{address}")] {
+            let entry = map.entry(key).or_insert((0, now));
+            if now.duration_since(entry.1) >= WINDOW {
+                *entry = (0, now);
+            }
+            entry.0 += 1;
+        }
+    }
+
+    /// A successful login clears the account's count (not the address's).
+    pub fn succeeded(&self, account: &str) {
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        map.remove(&format!("a:{account}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn hashes_verify_and_differ() {
+        let a = hash("correct horse battery".into()).await.unwrap();
+        let b = hash("correct horse battery".into()).await.unwrap();
+        assert!(a.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{a}");
+        assert_ne!(a, b, "salted");
+        assert!(verify("correct horse battery".into(), a.clone()).await);
+        assert!(!verify("wrong horse battery".into(), a).await);
+        assert!(!verify("x".into(), "not a hash".into()).await);
+    }
+
+    #[test]
+    fn throttles_per_account_and_address() {
+        let t = Throttle::default();
+        let now = Instant::now();
+        for _ in 0..PER_ACCOUNT {
+            assert_eq!(t.blocked("a@x", "1.2.3.4", now), None);
+            t.failed("a@x", "1.2.3.4", now);
+        }
+        assert!(t.blocked("a@x", "5.6.7.8", now).is_some(), "the account");
+        assert_eq!(t.blocked("b@x", "1.2.3.4", now), None);
+        for i in 0..PER_ADDRESS {
+            t.failed(&format!("c{i}@x"), "9.9.9.9", now);
+        }
+        assert!(t.blocked("new@x", "9.9.9.9", now).is_some(), "the address");
+        assert_eq!(
+            t.blocked("a@x", "5.6.7.8", now + WINDOW),
+            None,
+            "the window ends"
+        );
+        t.succeeded("a@x");
+        assert_eq!(t.blocked("a@x", "5.6.7.8", now), None);
+    }
+}

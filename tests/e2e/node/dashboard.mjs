@@ -1,0 +1,116 @@
+// The dashboard in a real browser (playwright-core driving Debian's Chromium, headless), one
+// step of tests/e2e/test_dashboard.py per run:
+//   node dashboard.mjs STEP   with SHOAL_BASE, SHOAL_EMAIL, SHOAL_PASSWORD, SHOAL_STATE (the
+//   browser's cookies between steps), SHOAL_SHOTS (screenshot folder), CHROMIUM (binary).
+// Prints one JSON line of what it saw; the Python side asserts.
+import { chromium } from "playwright-core";
+
+const env = process.env;
+const base = env.SHOAL_BASE;
+const shots = env.SHOAL_SHOTS;
+
+async function shot(page, name) {
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+}
+
+async function signup(page) {
+  await page.goto(`${base}/dashboard/signup`);
+  await shot(page, "01-signup");
+  await page.fill("input[name=email]", env.SHOAL_EMAIL);
+  await page.fill("input[name=password]", env.SHOAL_PASSWORD);
+  await page.click("button[type=submit]");
+  await page.waitForURL("**/dashboard/keys");
+  await page.fill("input[name=name]", env.SHOAL_KEY_NAME);
+  await page.click("form[action='/dashboard/keys'] button[type=submit]");
+  const key = await page.inputValue("#new-key-value");
+  await page.click("button[data-copy]");
+  const copied = await page.textContent("button[data-copy]");
+  const nameCell = await page.textContent("td.name");
+  const scripts = await page.locator("td.name script").count();
+  await shot(page, "02-key-created");
+  return { key, copied, nameCell, scripts };
+}
+
+async function playground(page) {
+  await page.goto(`${base}/dashboard/keys`);
+  const keysHtml = await page.content();
+  const prefix = await page.textContent("td.mono");
+  await shot(page, "03-keys");
+  await page.goto(`${base}/dashboard/usage`);
+  const usage = {
+    requests: await page.locator("#by-model tfoot td").first().textContent(),
+    bars: await page.locator("svg.chart rect").count(),
+    drawn: await page.locator("svg.chart rect[height]:not([height='0'])").count(),
+    freeBefore: Number(await page.textContent("#free-left")),
+    creditsBefore: Number(await page.textContent("#credits")),
+  };
+  await shot(page, "04-usage");
+  await page.goto(`${base}/dashboard/playground`);
+  await page.selectOption("#model", env.SHOAL_MODEL);
+  await page.fill("#message", "Say hello");
+  await page.click("#send");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("tokens"));
+  const answer = await page.textContent("#answer");
+  await shot(page, "05-playground");
+  // The settle is written just after the answer: reload (bounded) until it shows.
+  let freeAfter = Number(await page.textContent("#free-left"));
+  for (let i = 0; i < 40 && freeAfter >= usage.freeBefore; i++) {
+    await page.waitForTimeout(250);
+    await page.goto(`${base}/dashboard/playground`);
+    freeAfter = Number(await page.textContent("#free-left"));
+  }
+  const creditsAfter = Number(await page.textContent("#credits"));
+  await page.goto(`${base}/dashboard/images`);
+  await page.check("#nsfw");
+  const confirmShown = await page.isVisible("#adult-confirm");
+  await shot(page, "06-images");
+  await page.goto(`${base}/dashboard/buy`);
+  const buy = await page.textContent(".price");
+  await shot(page, "07-buy");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/dashboard/usage`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  await shot(page, "08-usage-phone");
+  await page.goto(`${base}/dashboard/keys`);
+  await shot(page, "09-keys-phone");
+  const keyShown = keysHtml.includes(env.SHOAL_KEY || "\u0000");
+  return { prefix, keyShown, usage, answer, freeAfter, creditsAfter, confirmShown, buy, overflow };
+}
+
+async function revoke(page) {
+  await page.goto(`${base}/dashboard/keys`);
+  await page.click("td.actions button");
+  await page.waitForSelector("span.badge.revoked");
+  await shot(page, "10-revoked");
+  return { state: await page.textContent("span.badge") };
+}
+
+async function logout(page) {
+  await page.goto(`${base}/dashboard/usage`);
+  await page.click("header form button");
+  await page.waitForURL("**/dashboard/login");
+  await shot(page, "11-login");
+  return { url: page.url() };
+}
+
+const steps = { signup, playground, revoke, logout };
+const browser = await chromium.launch({ executablePath: env.CHROMIUM, headless: true, args: ["--no-sandbox"] });
+try {
+  const fs = await import("node:fs");
+  const state = fs.existsSync(env.SHOAL_STATE) ? env.SHOAL_STATE : undefined;
+  const context = await browser.newContext({
+    storageState: state,
+    viewport: { width: 1200, height: 900 },
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  context.setDefaultTimeout(20000);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const out = await steps[process.argv[2]](page);
+  await context.storageState({ path: env.SHOAL_STATE });
+  console.log(JSON.stringify({ ...out, errors }));
+} finally {
+  await browser.close();
+}
