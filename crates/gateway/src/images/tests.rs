@@ -13,10 +13,10 @@ use tokio::sync::{mpsc, watch};
 use super::check::{Asked, OutputCheck, PngOnly, Verdict};
 use super::render::{self, Failure, ImageContext, Progress};
 use super::*;
-use crate::Seams;
 use crate::config::{FileConfig, GatewayConfig};
 use crate::pool::{ImageEvent, WorkerId};
 use crate::ratelimit::LocalGcra;
+use crate::Seams;
 
 struct Withhold;
 impl OutputCheck for Withhold {
