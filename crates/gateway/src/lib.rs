@@ -21,6 +21,7 @@ pub mod pool;
 pub mod pricing;
 pub mod ratelimit;
 pub mod relay;
+pub mod swarm;
 pub mod worker_ws;
 
 use std::future::Future;
@@ -58,6 +59,8 @@ pub struct Inner {
     pub metrics: metrics::Metrics,
     /// The check every rendered image passes before it is returned.
     pub image_check: Arc<dyn images::check::OutputCheck>,
+    /// `service-swarm`'s ring of span nodes and their sessions.
+    pub swarm: swarm::Swarm,
 }
 
 impl std::ops::Deref for AppState {
@@ -91,7 +94,10 @@ impl AppState {
         let mut metrics = metrics::Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
         metrics.register_pool(&pool.counters);
+        let swarm = swarm::Swarm::default();
+        metrics.register_swarm(&swarm.metrics);
         AppState(Arc::new(Inner {
+            swarm,
             pool,
             config,
             store,

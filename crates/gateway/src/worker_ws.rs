@@ -80,6 +80,15 @@ fn encode(msg: &GatewayMessage) -> Message {
     )
 }
 
+/// [`encode`] for the writer, which owns its messages: a swarm frame goes out as a binary
+/// message without a copy.
+fn encode_owned(msg: GatewayMessage) -> Message {
+    match msg {
+        GatewayMessage::Frame(frame) => Message::Binary(frame.into()),
+        msg => encode(&msg),
+    }
+}
+
 async fn refuse(socket: &mut WebSocket, message: &str) {
     let _ = socket
         .send(encode(&GatewayMessage::Refused {
@@ -156,10 +165,10 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         while let Some(msg) = outgoing.recv().await {
             // Jobs and cancels queued meanwhile share the write (and the packet).
             let mut batch = 1;
-            let mut fed = sink.feed(encode(&msg)).await;
+            let mut fed = sink.feed(encode_owned(msg)).await;
             while fed.is_ok() && batch < WRITE_BATCH {
                 let Ok(msg) = outgoing.try_recv() else { break };
-                fed = sink.feed(encode(&msg)).await;
+                fed = sink.feed(encode_owned(msg)).await;
                 batch += 1;
             }
             if fed.is_err() || sink.flush().await.is_err() {
@@ -176,6 +185,12 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
             Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => break "disconnected",
             Ok(Some(Ok(Message::Text(text)))) => text,
             Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+            Ok(Some(Ok(Message::Binary(frame)))) if kind == WorkerKind::Swarm => {
+                match state.swarm.route(&state.pool, worker_id, frame.into()) {
+                    Ok(()) => continue,
+                    Err(why) => break why,
+                }
+            }
             Ok(Some(Ok(Message::Binary(_)))) => break "protocol error (binary frame)",
         };
         let Ok(msg) = serde_json::from_str::<WorkerMessage>(&text) else {
@@ -186,6 +201,16 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
         match msg {
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
+            WorkerMessage::Span { span } if kind == WorkerKind::Swarm => {
+                if let Err(why) = state.swarm.join(worker_id, span, concurrency) {
+                    tracing::warn!(worker_id, why, "swarm span refused");
+                    break "protocol error (bad span)";
+                }
+                tracing::info!(worker_id, "swarm span joined");
+            }
+            WorkerMessage::Span { .. } | WorkerMessage::Frame(_) => {
+                break "protocol error (swarm message from a worker not of kind swarm)"
+            }
             WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } if !images => {
                 break "protocol error (image message from a text worker)"
             }
@@ -225,6 +250,9 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
                         usage,
                     },
                 );
+                if kind == WorkerKind::Swarm {
+                    state.swarm.job_ended(&state.pool, &job_id);
+                }
             }
             WorkerMessage::Error {
                 job_id,
@@ -234,9 +262,16 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token_name: String) 
                 state
                     .pool
                     .deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
+                if kind == WorkerKind::Swarm {
+                    state.swarm.job_ended(&state.pool, &job_id);
+                }
             }
         }
     };
+    if kind == WorkerKind::Swarm {
+        // Before the pool forgets the node: its broken sessions' entries are told to stop.
+        state.swarm.leave(&state.pool, worker_id);
+    }
     state.pool.unregister(worker_id);
     state.metrics.workers_connected.dec();
     writer.abort();

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod admin;
 mod serve;
+mod swarm;
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +46,8 @@ enum Command {
     Admin(admin::AdminArgs),
     /// Run a worker: dial out to a gateway and run its jobs on a backend.
     Worker(shoal_worker::WorkerArgs),
+    /// Swarm span files: cut a model into spans for `worker --backend swarm`.
+    Swarm(swarm::SwarmArgs),
 }
 
 /// Where the store is: a database URL, or else a data folder holding an SQLite file.
@@ -133,7 +136,7 @@ fn main() -> ExitCode {
         // second one a job's messages never cross threads on their way through.
         Command::Worker(_) => Some(1),
         Command::Serve(_) => Some(serve_threads()),
-        Command::Admin(_) => None,
+        Command::Admin(_) | Command::Swarm(_) => None,
     });
     if let Some(n) = threads {
         builder.worker_threads(usize::from(n));
@@ -149,6 +152,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Admin(args) => admin::run(args).await,
+            Command::Swarm(args) => swarm::run(args).await.map(|()| ExitCode::SUCCESS),
             // The worker runs as a task, not in `block_on` itself: a future driven by
             // `block_on` runs on this (main) thread, so its socket reads and every job task
             // they start would be handed across threads. (`serve` only accepts connections
