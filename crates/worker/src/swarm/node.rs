@@ -98,10 +98,6 @@ impl Node {
         }
     }
 
-    pub(crate) fn is_exit(&self) -> bool {
-        self.span.is_exit()
-    }
-
     /// The entry's session for a job, opened just before the job arrived.
     pub(crate) fn session_of(&self, job_id: &str) -> Option<(u64, i32, Option<Sampling>)> {
         let s = self.sessions();
