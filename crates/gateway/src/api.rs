@@ -137,7 +137,7 @@ fn model_entry(state: &AppState, m: &ModelSpec, pricing: Pricing) -> ModelEntry 
         object: ModelEntry::OBJECT.into(),
         created: m.created,
         owned_by: m.owned_by.clone(),
-        available: state.pool.available(&target.id),
+        available: crate::swarm::available(state, &target.id),
         pricing,
         context_length: m.context_length,
         max_output_tokens: Some(m.max_output_tokens),

@@ -25,6 +25,7 @@ pub mod pool;
 pub mod pricing;
 pub mod ratelimit;
 pub mod relay;
+pub mod swarm;
 pub mod worker_ws;
 
 use std::future::Future;
@@ -68,6 +69,8 @@ pub struct Inner {
     pub browser: std::sync::OnceLock<Arc<browser::BrowserPool>>,
     /// The dashboard's own state (login throttling).
     pub dashboard: dashboard::Dashboard,
+    /// `service-swarm`'s ring of span nodes and their sessions.
+    pub swarm: swarm::Swarm,
 }
 
 impl std::ops::Deref for AppState {
@@ -133,7 +136,10 @@ impl AppState {
         if let Some(p) = &peers {
             p.register_metrics(metrics.registry_mut());
         }
+        let swarm = swarm::Swarm::default();
+        metrics.register_swarm(&swarm.metrics);
         let state = AppState(Arc::new(Inner {
+            swarm,
             pool,
             config,
             store,

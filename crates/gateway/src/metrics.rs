@@ -178,6 +178,41 @@ impl Metrics {
         );
     }
 
+    pub fn register_swarm(&mut self, m: &crate::swarm::SwarmMetrics) {
+        let r = &mut self.registry;
+        r.register(
+            "swarm_available",
+            "1 while live swarm spans cover every layer of a model",
+            m.available.clone(),
+        );
+        r.register("swarm_nodes", "Live swarm span nodes", m.nodes.clone());
+        r.register(
+            "swarm_gap_layers",
+            "Layers of swarm models that no live span holds",
+            m.gap_layers.clone(),
+        );
+        r.register(
+            "swarm_sessions",
+            "Swarm sessions opened (one per job on a chain)",
+            m.sessions.clone(),
+        );
+        r.register(
+            "swarm_sessions_broken",
+            "Swarm sessions that lost a node while running",
+            m.broken.clone(),
+        );
+        r.register(
+            "swarm_frames",
+            "Swarm frames relayed between span nodes",
+            m.frames.clone(),
+        );
+        r.register(
+            "swarm_frame_bytes",
+            "Bytes of swarm frames relayed",
+            m.frame_bytes.clone(),
+        );
+    }
+
     pub fn encode(&self) -> String {
         let mut out = String::new();
         prometheus_client::encoding::text::encode(&mut out, &self.registry)

@@ -438,6 +438,50 @@ impl Pool {
         })
     }
 
+    /// Sends a chat job to worker `id` alone (a swarm chain's entry), `prelude` (made from the
+    /// job's id) just before it on the same socket. Does not wait for a slot.
+    pub fn dispatch_to(
+        &self,
+        id: WorkerId,
+        model: &str,
+        request: &JobRequest,
+        prelude: impl FnOnce(&str) -> GatewayMessage,
+    ) -> Result<Job, DispatchError> {
+        let mut state = self.lock();
+        let worker = state.workers.get(&id).ok_or(DispatchError::NoWorker)?;
+        if !worker.serves(model) {
+            return Err(DispatchError::NoWorker);
+        }
+        if !worker.free() {
+            return Err(DispatchError::Busy);
+        }
+        let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        if worker.outbox.send(prelude(&job_id)).is_err() {
+            return Err(DispatchError::Busy);
+        }
+        let (tx, rx) = mpsc::unbounded_channel();
+        let message = GatewayMessage::Job {
+            job_id: job_id.clone(),
+            model: model.to_owned(),
+            request: request.clone(),
+        };
+        self.place(&mut state, id, &job_id, message, Sink::Chat(tx), &[])?;
+        Ok(Job {
+            id: job_id,
+            worker: id,
+            events: rx,
+        })
+    }
+
+    /// Sends a message to one worker (swarm sessions and frames); false when it is gone.
+    pub fn send_to(&self, id: WorkerId, message: GatewayMessage) -> bool {
+        let state = self.lock();
+        state
+            .workers
+            .get(&id)
+            .is_some_and(|w| w.outbox.send(message).is_ok())
+    }
+
     /// Sends `message` to the chosen worker and records the job as running there, counted as
     /// a failover when other workers already failed this request.
     fn place(

@@ -117,7 +117,7 @@ async fn start(
     let mut tried: Vec<WorkerId> = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
         let dispatched = tokio::select! {
-            d = state.pool.dispatch(&ctx.model, &ctx.job, &tried) => d,
+            d = crate::swarm::dispatch(state, &ctx.model, &ctx.job, &tried) => d,
             _ = cancel.cancelled() => return Err(ApiError::internal().into()),
             _ = tokio::time::sleep_until(deadline) => return Err(ApiError::timeout().into()),
         };

@@ -88,6 +88,15 @@ fn encode(msg: &GatewayMessage) -> Message {
     )
 }
 
+/// [`encode`] for the writer, which owns its messages: a swarm frame goes out as a binary
+/// message without a copy.
+fn encode_owned(msg: GatewayMessage) -> Message {
+    match msg {
+        GatewayMessage::Frame(frame) => Message::Binary(frame.into()),
+        msg => encode(&msg),
+    }
+}
+
 async fn refuse(socket: &mut WebSocket, message: &str) {
     let _ = socket
         .send(encode(&GatewayMessage::Refused {
@@ -178,11 +187,11 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
             let Some(msg) = prepare(msg) else { continue };
             // Jobs and cancels queued meanwhile share the write (and the packet).
             let mut batch = 1;
-            let mut fed = sink.feed(encode(&msg)).await;
+            let mut fed = sink.feed(encode_owned(msg)).await;
             while fed.is_ok() && batch < WRITE_BATCH {
                 let Ok(msg) = outgoing.try_recv() else { break };
                 let Some(msg) = prepare(msg) else { continue };
-                fed = sink.feed(encode(&msg)).await;
+                fed = sink.feed(encode_owned(msg)).await;
                 batch += 1;
             }
             if fed.is_err() || sink.flush().await.is_err() {
@@ -200,6 +209,12 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
             Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => break "disconnected",
             Ok(Some(Ok(Message::Text(text)))) => text,
             Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+            Ok(Some(Ok(Message::Binary(frame)))) if kind == WorkerKind::Swarm => {
+                match state.swarm.route(&state.pool, worker_id, frame.into()) {
+                    Ok(()) => continue,
+                    Err(why) => break why,
+                }
+            }
             Ok(Some(Ok(Message::Binary(_)))) => break "protocol error (binary frame)",
         };
         let Ok(msg) = serde_json::from_str::<WorkerMessage>(&text) else {
@@ -219,6 +234,16 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
         match msg {
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
+            WorkerMessage::Span { span } if kind == WorkerKind::Swarm => {
+                if let Err(why) = state.swarm.join(worker_id, span, concurrency) {
+                    tracing::warn!(worker_id, why, "swarm span refused");
+                    break "protocol error (bad span)";
+                }
+                tracing::info!(worker_id, "swarm span joined");
+            }
+            WorkerMessage::Span { .. } | WorkerMessage::Frame(_) => {
+                break "protocol error (swarm message from a worker not of kind swarm)"
+            }
             WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } if !images => {
                 break "protocol error (image message from a text worker)"
             }
@@ -258,6 +283,9 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
                         usage,
                     },
                 );
+                if kind == WorkerKind::Swarm {
+                    state.swarm.job_ended(&state.pool, &job_id);
+                }
             }
             WorkerMessage::Error {
                 job_id,
@@ -267,9 +295,16 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
                 state
                     .pool
                     .deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
+                if kind == WorkerKind::Swarm {
+                    state.swarm.job_ended(&state.pool, &job_id);
+                }
             }
         }
     };
+    if kind == WorkerKind::Swarm {
+        // Before the pool forgets the node: its broken sessions' entries are told to stop.
+        state.swarm.leave(&state.pool, worker_id);
+    }
     state.pool.unregister(worker_id);
     state.metrics.workers_connected.dec();
     writer.abort();

@@ -149,6 +149,14 @@ pub enum WorkerMessage {
         code: ErrorCode,
         retryable: bool,
     },
+    /// A swarm span node's span (kind `swarm`, right after `welcome`).
+    Span {
+        span: crate::swarm::SpanInfo,
+    },
+    /// A swarm frame ([`crate::swarm::FrameHeader`]): sent as a binary WebSocket message,
+    /// never as JSON.
+    #[serde(skip)]
+    Frame(Vec<u8>),
 }
 
 /// Messages from the gateway to a worker.
@@ -190,6 +198,22 @@ pub enum GatewayMessage {
         prompt: String,
         params: PromptParams,
     },
+    /// A swarm session begins on this span node. The entry of the chain gets the job id of
+    /// the `job` that follows; the last span gets the sampling parameters.
+    SpanOpen {
+        session: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        job_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sampling: Option<crate::swarm::Sampling>,
+    },
+    /// A swarm session ended: its KV cells can go.
+    SpanClose {
+        session: u64,
+    },
+    /// A swarm frame, sent as a binary WebSocket message, never as JSON.
+    #[serde(skip)]
+    Frame(Vec<u8>),
 }
 
 /// The sampling settings of a [`GatewayMessage::PromptJob`].

@@ -12,6 +12,7 @@ mod admin;
 mod classifier;
 mod deposits;
 mod serve;
+mod swarm;
 
 #[derive(Parser)]
 #[command(
@@ -51,6 +52,8 @@ enum Command {
     /// The image output classifier's files: a tiny test checker, a checker's concepts,
     /// image embeddings.
     Classifier(classifier::ClassifierArgs),
+    /// Swarm span files: cut a model into spans for `worker --backend swarm`.
+    Swarm(swarm::SwarmArgs),
 }
 
 /// Where the store is: a database URL, or else a data folder holding an SQLite file.
@@ -149,7 +152,7 @@ fn main() -> ExitCode {
         // second one a job's messages never cross threads on their way through.
         Command::Worker(_) => Some(1),
         Command::Serve(_) => Some(serve_threads()),
-        Command::Admin(_) | Command::Classifier(_) => None,
+        Command::Admin(_) | Command::Classifier(_) | Command::Swarm(_) => None,
     });
     if let Some(n) = threads {
         builder.worker_threads(usize::from(n));
@@ -166,6 +169,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => serve::run(args).await,
             Command::Admin(args) => admin::run(args).await,
             Command::Classifier(args) => classifier::run(args).await,
+            Command::Swarm(args) => swarm::run(args).await.map(|()| ExitCode::SUCCESS),
             // The worker runs as a task, not in `block_on` itself: a future driven by
             // `block_on` runs on this (main) thread, so its socket reads and every job task
             // they start would be handed across threads. (`serve` only accepts connections

@@ -135,6 +135,11 @@ impl JobOutput {
         self.tx.send(msg).await.map_err(|_| Disconnected)
     }
 
+    /// The connection's outbox (a swarm node's engine thread sends its frames there).
+    pub fn outbox(&self) -> mpsc::Sender<WorkerMessage> {
+        self.tx.clone()
+    }
+
     /// How many deltas reached the connection: the completion count of last resort.
     pub fn relayed(&self) -> u64 {
         self.relayed
@@ -144,6 +149,22 @@ impl JobOutput {
     pub fn reasoning_relayed(&self) -> u64 {
         self.reasoning_relayed
     }
+}
+
+/// A swarm message from the gateway to a span node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SwarmMessage {
+    /// A session opens on this node; the entry learns its job, the last span its sampling.
+    Open {
+        session: u64,
+        job_id: Option<String>,
+        sampling: Option<shoal_protocol::swarm::Sampling>,
+    },
+    Close {
+        session: u64,
+    },
+    /// A binary frame ([`shoal_protocol::swarm::FrameHeader`]).
+    Frame(Vec<u8>),
 }
 
 /// A source of generations. `Send + Sync` because jobs run on many tasks at once.
@@ -164,6 +185,17 @@ pub trait Backend: Send + Sync {
         out: &'a mut JobOutput,
         cancel: CancellationToken,
     ) -> BoxFuture<'a, JobEnd>;
+
+    /// A swarm span node's span, announced after `welcome`; other backends have none.
+    fn span(&self) -> Option<shoal_protocol::swarm::SpanInfo> {
+        None
+    }
+
+    /// A swarm message from the gateway; `outbox` reaches the gateway. Must not block: the
+    /// connection's reader calls it. Other backends ignore these.
+    fn on_swarm(&self, msg: SwarmMessage, outbox: &mpsc::Sender<WorkerMessage>) {
+        let _ = (msg, outbox);
+    }
 
     /// Renders one image job (workers of kind `image`), reporting progress to `out`, and
     /// ends with [`JobEnd::Image`] or [`JobEnd::Failed`]. When `cancel` fires it stops and

@@ -26,7 +26,7 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
-use crate::backend::{Backend, ImageJob, Job, JobEnd, JobOutput};
+use crate::backend::{Backend, ImageJob, Job, JobEnd, JobOutput, SwarmMessage};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -224,6 +224,9 @@ impl Session<'_> {
                                 break end;
                             }
                         }
+                        Some(Ok(Message::Binary(frame))) => {
+                            backend.on_swarm(SwarmMessage::Frame(frame.into()), &session.outbox);
+                        }
                         Some(Ok(_)) => {}
                     }
                 }
@@ -342,6 +345,26 @@ impl Session<'_> {
             }
             GatewayMessage::Refused { message } => return Some(SessionEnd::Refused(message)),
             GatewayMessage::Welcome { .. } => {}
+            GatewayMessage::SpanOpen {
+                session,
+                job_id,
+                sampling,
+            } => {
+                let open = SwarmMessage::Open {
+                    session,
+                    job_id,
+                    sampling,
+                };
+                self.backend.on_swarm(open, &self.outbox);
+            }
+            GatewayMessage::SpanClose { session } => {
+                self.backend
+                    .on_swarm(SwarmMessage::Close { session }, &self.outbox);
+            }
+            GatewayMessage::Frame(frame) => {
+                self.backend
+                    .on_swarm(SwarmMessage::Frame(frame), &self.outbox);
+            }
         }
         None
     }
@@ -513,6 +536,15 @@ async fn greet(
             if !ignored_models.is_empty() {
                 tracing::warn!(ignored = ?ignored_models, "the gateway ignores models it does not list");
             }
+            if let Some(span) = backend.span() {
+                if sink
+                    .send(encode(&WorkerMessage::Span { span }))
+                    .await
+                    .is_err()
+                {
+                    return Err(lost("could not announce the span"));
+                }
+            }
             Ok(Duration::from_millis(heartbeat_interval_ms.max(100)))
         }
         Ok(Some(GatewayMessage::Refused { message })) => Err(SessionEnd::Refused(message)),
@@ -567,7 +599,11 @@ async fn write_loop(
 }
 
 fn encode(msg: &WorkerMessage) -> Message {
-    Message::text(serde_json::to_string(msg).expect("worker messages serialize"))
+    match msg {
+        // Swarm frames go as binary messages (their one copy is into the socket's buffer).
+        WorkerMessage::Frame(frame) => Message::binary(frame.clone()),
+        msg => Message::text(serde_json::to_string(msg).expect("worker messages serialize")),
+    }
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

@@ -13,7 +13,8 @@
 //!
 //! Modules: [`connection`] (the gateway session and redial), [`backend`] (the trait a backend
 //! implements), [`openai`] (the OpenAI-compatible backend), `llama` (the embedded llama.cpp
-//! backend), [`sse`] (the event-stream parser), [`serve`] (`--serve` values).
+//! backend), [`swarm`] (span files and `--backend swarm`), [`sse`] (the event-stream parser),
+//! [`serve`] (`--serve` values).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -34,6 +35,7 @@ pub mod llama;
 pub mod openai;
 pub mod serve;
 pub mod sse;
+pub mod swarm;
 
 pub use backend::{Backend, ImageJob, JobEnd, JobOutput};
 pub use serve::ServeSpec;
@@ -46,6 +48,10 @@ pub enum BackendKind {
     /// Run a GGUF model in-process with llama.cpp (--gguf).
     #[cfg(feature = "llama")]
     Llama,
+    /// Run one span of a model too large for one machine (--gguf SPAN, cut by `shoal swarm
+    /// slice`) as a node of the gateway's swarm ring.
+    #[cfg(feature = "llama")]
+    Swarm,
 }
 
 /// `shoal worker`: serve models to a gateway.
@@ -243,6 +249,25 @@ pub async fn run_until(
                 tokio::task::spawn_blocking(move || llama::LlamaCppBackend::load(&options, serve))
                     .await
                     .context("loading the model")??;
+            Arc::new(backend)
+        }
+        #[cfg(feature = "llama")]
+        BackendKind::Swarm => {
+            let gguf = args
+                .gguf
+                .context("--gguf (a span file) is required with --backend swarm")?;
+            let options = swarm::node::SwarmOptions {
+                gguf,
+                ctx: args.ctx,
+                threads: args.threads,
+                concurrency: args.concurrency,
+            };
+            let serve = args.serve;
+            let backend = tokio::task::spawn_blocking(move || {
+                swarm::node::SwarmBackend::load(&options, serve)
+            })
+            .await
+            .context("loading the span")??;
             Arc::new(backend)
         }
     };

@@ -63,7 +63,7 @@ pub struct LlamaOptions {
 }
 
 /// llama.cpp's backend may be initialised once per process.
-fn llama_backend() -> anyhow::Result<&'static LlamaBackend> {
+pub(crate) fn llama_backend() -> anyhow::Result<&'static LlamaBackend> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
@@ -467,12 +467,12 @@ fn slot_loop(
 
 /// Bytes to text across token boundaries: a character split between tokens waits for its rest.
 #[derive(Default)]
-struct Utf8Stream {
+pub(crate) struct Utf8Stream {
     pending: Vec<u8>,
 }
 
 impl Utf8Stream {
-    fn push(&mut self, bytes: &[u8]) -> String {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> String {
         self.pending.extend_from_slice(bytes);
         let mut out = String::new();
         loop {
@@ -500,7 +500,7 @@ impl Utf8Stream {
         }
     }
 
-    fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         let rest = String::from_utf8_lossy(&self.pending).into_owned();
         self.pending.clear();
         rest
@@ -509,13 +509,13 @@ impl Utf8Stream {
 
 /// Stop strings over the generated text: text that may be the start of a stop string is held
 /// back until it is known not to be.
-struct StopFilter {
+pub(crate) struct StopFilter {
     stops: Vec<String>,
     held: String,
 }
 
 impl StopFilter {
-    fn new(stops: &[String]) -> Self {
+    pub(crate) fn new(stops: &[String]) -> Self {
         Self {
             stops: stops.iter().filter(|s| !s.is_empty()).cloned().collect(),
             held: String::new(),
@@ -523,7 +523,7 @@ impl StopFilter {
     }
 
     /// Returns the text that may go out, and whether a stop string was met.
-    fn push(&mut self, text: &str) -> (String, bool) {
+    pub(crate) fn push(&mut self, text: &str) -> (String, bool) {
         self.held.push_str(text);
         if let Some(at) = self
             .stops
@@ -557,7 +557,7 @@ impl StopFilter {
         (out, false)
     }
 
-    fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         std::mem::take(&mut self.held)
     }
 }

@@ -52,15 +52,20 @@ const SEED: u64 = 20250101;
 /// Writes the model to `path` (through a temporary file beside it, so that a reader never sees
 /// half a model) with the given context length (the script's default is 4096).
 pub fn write(path: &Path, context_length: u32) -> std::io::Result<()> {
+    write_layers(path, context_length, N_LAYER as u32)
+}
+
+/// [`write`] with another layer count (the swarm's tests split a 6-layer one into spans).
+pub fn write_layers(path: &Path, context_length: u32, layers: u32) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-    model(context_length).write_to(&mut file)?;
+    model(context_length, layers.into()).write_to(&mut file)?;
     file.into_inner()?.sync_all()?;
     std::fs::rename(&tmp, path)
 }
 
 /// The whole file, in the order the script's `gguf.GGUFWriter` calls put it.
-fn model(context_length: u32) -> GgufWriter {
+fn model(context_length: u32, n_layer: u64) -> GgufWriter {
     let mut w = GgufWriter::new();
     let (tokens, types, merges) = vocabulary();
     let id = |text: &str| tokens.iter().position(|t| t == text).expect("special") as u32;
@@ -73,7 +78,7 @@ fn model(context_length: u32) -> GgufWriter {
         ("general.file_type", Value::U32(0)), // all F32
         ("llama.context_length", Value::U32(context_length)),
         ("llama.embedding_length", Value::U32(N_EMBD as u32)),
-        ("llama.block_count", Value::U32(N_LAYER as u32)),
+        ("llama.block_count", Value::U32(n_layer as u32)),
         ("llama.feed_forward_length", Value::U32(N_FF as u32)),
         ("llama.attention.head_count", Value::U32(N_HEAD as u32)),
         (
@@ -105,7 +110,7 @@ fn model(context_length: u32) -> GgufWriter {
     let mut noise = Noise::new(SEED);
     // (name, rows, columns): a noise matrix; columns 0: a norm of `rows` ones.
     let mut tensors = vec![("token_embd.weight".to_owned(), n_vocab, N_EMBD)];
-    for i in 0..N_LAYER {
+    for i in 0..n_layer {
         let q = N_HEAD * head_dim;
         let kv = N_HEAD_KV * head_dim;
         for (name, rows, cols) in [

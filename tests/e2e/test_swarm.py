@@ -1,0 +1,132 @@
+"""`service-swarm` end to end: a generated 6-layer model (scripts/make-test-model --layers 6) cut
+by `shoal swarm slice` into three spans, each run by a `shoal worker --backend swarm` process;
+the gateway forms the ring, relays the hidden states between them, and the openai SDK sees one
+model. A `temperature: 0` answer must equal the one `--backend llama` gives on the whole model.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import openai
+import pytest
+
+from harness import REPO_ROOT, SHOAL_LOG, START_TIMEOUT_S, Gateway, Proc, clean_env, wait_for
+
+from test_llama import LlamaWorker
+
+SWARM = "service-swarm"
+WHOLE = "large-27b-uncensored"
+SPANS = [(0, 2), (2, 4), (4, 6)]
+MAKE_TEST_MODEL = REPO_ROOT / "scripts" / "make-test-model"
+
+
+@pytest.fixture(scope="module")
+def model6(tmp_path_factory, shoal_bin) -> tuple[Path, dict]:
+    """The whole 6-layer model and its spans, by range."""
+    root = tmp_path_factory.mktemp("swarm-model")
+    whole = root / "whole.gguf"
+    subprocess.run([sys.executable, str(MAKE_TEST_MODEL), str(whole), "--layers", "6"],
+                   check=True, timeout=60)
+    spans = {}
+    for a, b in SPANS:
+        out = root / f"span-{a}-{b}.gguf"
+        subprocess.run([str(shoal_bin), "swarm", "slice", "--gguf", str(whole),
+                        "--layers", f"{a}..{b}", "--out", str(out)],
+                       check=True, timeout=60, capture_output=True)
+        spans[(a, b)] = out
+    return whole, spans
+
+
+class SpanWorker:
+    """`shoal worker --backend swarm --gguf SPAN --serve service-swarm`."""
+
+    def __init__(self, bin_path: Path, gateway: Gateway, span: Path, log_dir: Path):
+        name = f"swarm-{span.stem}-{uuid.uuid4().hex[:4]}"
+        err_log = log_dir / f"{name}.stderr.log"
+        out_log = log_dir / f"{name}.stdout.log"
+        cmd = [str(bin_path), "worker", "--gateway", gateway.base,
+               "--token", gateway.worker_token(name), "--backend", "swarm", "--gguf", str(span),
+               "--serve", SWARM, "--concurrency", "2", "--threads", "1", "--ctx", "2048"]
+        popen = subprocess.Popen(cmd, stdout=open(out_log, "wb"), stderr=open(err_log, "wb"),
+                                 stdin=subprocess.DEVNULL, env=clean_env(SHOAL_LOG=SHOAL_LOG))
+        self.err_log = err_log
+        self.proc = Proc(name, popen, [out_log, err_log], shoal=True)
+
+    def joined(self) -> bool:
+        return self.err_log.exists() and "swarm span ready" in self.err_log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def ring(shoal_bin, tmp_path_factory, log_dir, model6):
+    """A gateway with the whole model on a llama worker and the three spans joined, the middle
+    one last: `service-swarm` is unavailable until it joins."""
+    whole, spans = model6
+    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("swarm-gateway"), log_dir)
+    llama = LlamaWorker(shoal_bin, gw, whole, log_dir, concurrency=1)
+    first = [SpanWorker(shoal_bin, gw, spans[r], log_dir) for r in [(0, 2), (4, 6)]]
+    gw.wait_available([WHOLE], True, START_TIMEOUT_S, watch=llama.proc)
+    for w in first:
+        wait_for(w.joined, START_TIMEOUT_S, f"{w.proc.name} ready")
+    assert gw.available(SWARM) is False, "two spans of three must not make a ring"
+    middle = SpanWorker(shoal_bin, gw, spans[(2, 4)], log_dir)
+    gw.wait_available([SWARM], True, START_TIMEOUT_S, watch=middle.proc)
+    yield gw, [first[0], middle, first[1]], llama
+    for w in [*first, middle]:
+        w.proc.terminate(timeout=10)
+    llama.proc.terminate(timeout=10)
+    gw.stop()
+
+
+@pytest.fixture
+def client(ring):
+    gw = ring[0]
+    account = gw.new_account(credits=1000)
+    c = gw.client(account.key, timeout=60)
+    yield c
+    c.close()
+
+
+def ask(client, model: str, **extra):
+    return client.chat.completions.create(
+        model=model, messages=[{"role": "user", "content": "tell me about the sea"}],
+        temperature=0, max_tokens=24, **extra)
+
+
+def test_the_ring_answers_as_the_whole_model_does(client):
+    whole = ask(client, WHOLE)
+    swarm = ask(client, SWARM)
+    assert whole.choices[0].message.content, "the whole model said nothing"
+    assert swarm.choices[0].message.content == whole.choices[0].message.content
+    assert swarm.choices[0].finish_reason == whole.choices[0].finish_reason
+    assert swarm.usage.prompt_tokens == whole.usage.prompt_tokens
+    assert swarm.usage.completion_tokens == whole.usage.completion_tokens
+
+
+def test_streamed_and_with_tools_too(client):
+    def streamed(model: str) -> str:
+        chunks = client.chat.completions.create(
+            model=model, messages=[{"role": "user", "content": "a streamed question"}],
+            temperature=0, max_tokens=20, stream=True)
+        return "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+
+    assert streamed(SWARM) == streamed(WHOLE)
+    tools = [{"type": "function", "function": {
+        "name": "weather", "description": "the weather in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]
+    whole = ask(client, WHOLE, tools=tools)
+    swarm = ask(client, SWARM, tools=tools)
+    assert swarm.choices[0].message.content == whole.choices[0].message.content
+    assert swarm.usage == whole.usage
+
+
+def test_losing_the_only_node_of_a_span_closes_the_ring(ring, client):
+    gw, nodes, _ = ring
+    nodes[1].proc.kill()
+    gw.wait_available([SWARM], False, 10)
+    with pytest.raises(openai.APIStatusError) as e:
+        ask(client, SWARM)
+    assert e.value.status_code == 503
