@@ -348,5 +348,8 @@ pub fn from_tab(tab: &BrowserConn, msg: WorkerMessage) -> Result<(), Verdict> {
         WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } => {
             Err("an image message from a browser tab")
         }
+        WorkerMessage::Span { .. } | WorkerMessage::Frame(_) => {
+            Err("a swarm message from a browser tab")
+        }
     }
 }

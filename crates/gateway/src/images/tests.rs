@@ -15,7 +15,6 @@ use super::render::{self, Failure, ImageContext, Progress};
 use super::*;
 use crate::config::{FileConfig, GatewayConfig};
 use crate::pool::{ImageEvent, WorkerId};
-use crate::ratelimit::LocalGcra;
 use crate::Seams;
 
 struct Withhold;
