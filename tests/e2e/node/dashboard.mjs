@@ -24,6 +24,8 @@ async function signup(page) {
   await page.click("form[action='/dashboard/keys'] button[type=submit]");
   const key = await page.inputValue("#new-key-value");
   await page.click("button[data-copy]");
+  // The label changes once the clipboard write settles; wait for it (bounded), then read it.
+  await page.locator("button[data-copy]", { hasText: "Copied" }).waitFor({ timeout: 5000 }).catch(() => {});
   const copied = await page.textContent("button[data-copy]");
   const nameCell = await page.textContent("td.name");
   const scripts = await page.locator("td.name script").count();
