@@ -133,8 +133,10 @@ def test_demo_answers_with_the_printed_key(demo):
                                        max_tokens=8)
     assert r.choices[0].finish_reason in ("stop", "length")
     assert 0 < r.usage.completion_tokens <= 8 and r.usage.prompt_tokens > 0
-    balance = http.get("/balance").json()
-    assert balance["total_spent"] > 0 and balance["credits"] == 1000 - balance["total_spent"], balance
+    # The hold is settled just after the answer is delivered, so the bill may land a moment later.
+    balance = wait_for(lambda: (b := http.get("/balance").json())["total_spent"] > 0 and b, 10,
+                       "the demo request to be billed", interval=0.05)
+    assert balance["credits"] == 1000 - balance["total_spent"], balance
 
     # What a person reads: the banner, the note about random weights, and no llama.cpp log.
     banner = demo.banner()
