@@ -138,15 +138,15 @@ async function closeAfter(browser) {
     const server = ws.connectToServer();
     server.onMessage((m) => ws.send(m));
     ws.onMessage((m) => {
-      if (String(m).includes('"delta"')) {
-        deltas += 1;
-        if (deltas > 1) return; // only the first token gets through
-      }
+      const delta = String(m).includes('"delta"');
+      if (delta) deltas += 1;
+      // After the first token nothing gets through, not even a `done`: the tab is as good as closed.
+      if (deltas > 1 || (deltas === 1 && !delta)) return;
       server.send(m);
     });
   });
   const answer = stream(4000);
-  await until('a first token', () => deltas > 1);
+  await until('a first token', () => deltas >= 1);
   await a.context.close();
   const got = await answer;
   return { got };
