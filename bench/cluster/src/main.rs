@@ -31,37 +31,24 @@ use tokio_tungstenite::tungstenite::Message;
 
 const MODEL: &str = "service-pro";
 
+#[derive(clap::Parser)]
+#[command(about = "The cross-replica hop over NATS against the same-replica path")]
 struct Args {
+    #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/postgres")]
     postgres: String,
+    #[arg(long, default_value = "nats://127.0.0.1:4222")]
     nats: String,
+    #[arg(long, default_value_t = 10)]
     rounds: usize,
+    #[arg(long, default_value_t = 256)]
     per_round: usize,
+    /// The `shoal` binary (the one beside this benchmark unless given).
+    #[arg(long, default_value_os_t = beside_me())]
     shoal: PathBuf,
 }
 
-fn parse_args() -> anyhow::Result<Args> {
-    let mut args = Args {
-        postgres: "postgres://postgres@127.0.0.1:5432/postgres".into(),
-        nats: "nats://127.0.0.1:4222".into(),
-        rounds: 10,
-        per_round: 256,
-        shoal: std::env::current_exe()?.with_file_name("shoal"),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| anyhow::anyhow!("{flag} needs a value"))?;
-        match flag.as_str() {
-            "--postgres" => args.postgres = value,
-            "--nats" => args.nats = value,
-            "--rounds" => args.rounds = value.parse()?,
-            "--per-round" => args.per_round = value.parse()?,
-            "--shoal" => args.shoal = value.into(),
-            _ => anyhow::bail!("unknown flag {flag}"),
-        }
-    }
-    Ok(args)
+fn beside_me() -> PathBuf {
+    std::env::current_exe().map_or_else(|_| "shoal".into(), |p| p.with_file_name("shoal"))
 }
 
 /// A throwaway database on the server of `server_url`, dropped by [`Db::drop_db`].
@@ -299,7 +286,7 @@ async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
-    let args = parse_args()?;
+    let args = <Args as clap::Parser>::parse();
     let db = Db::create(&args.postgres).await?;
     let result = run(&args, &db).await;
     db.drop_db().await?;

@@ -28,34 +28,22 @@ use shoal_gateway::ratelimit::{LocalGcra, RateLimiter};
 
 const LIMIT: u32 = 1_000_000;
 
+#[derive(clap::Parser)]
+#[command(about = "The Redis rate limiter against the in-process one")]
 struct Args {
+    #[arg(long, default_value = "redis://127.0.0.1:6379")]
     redis: String,
+    #[arg(long, default_value_t = 20)]
     rounds: usize,
+    #[arg(long, default_value_t = 500)]
     per_round: usize,
+    /// The `shoal` binary (the one beside this benchmark unless given).
+    #[arg(long, default_value_os_t = beside_me())]
     shoal: PathBuf,
 }
 
-fn parse_args() -> anyhow::Result<Args> {
-    let mut args = Args {
-        redis: "redis://127.0.0.1:6379".into(),
-        rounds: 20,
-        per_round: 500,
-        shoal: std::env::current_exe()?.with_file_name("shoal"),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| anyhow::anyhow!("{flag} needs a value"))?;
-        match flag.as_str() {
-            "--redis" => args.redis = value,
-            "--rounds" => args.rounds = value.parse()?,
-            "--per-round" => args.per_round = value.parse()?,
-            "--shoal" => args.shoal = value.into(),
-            _ => anyhow::bail!("unknown flag {flag}"),
-        }
-    }
-    Ok(args)
+fn beside_me() -> PathBuf {
+    std::env::current_exe().map_or_else(|_| "shoal".into(), |p| p.with_file_name("shoal"))
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -199,7 +187,7 @@ async fn bench_gateway(args: &Args, prefix: &str) -> anyhow::Result<(f64, f64)> 
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
-    let args = parse_args()?;
+    let args = <Args as clap::Parser>::parse();
     let prefix = format!("shoalbench:{}:", std::process::id());
     println!("| measure | limiter | samples | p50 (µs) | p99 (µs) | p99.9 (µs) |");
     println!("| --- | --- | --- | --- | --- | --- |");
