@@ -50,6 +50,18 @@ async fn session_get(s: &Server, cookie: &str, path: &str) -> reqwest::Response 
 
 /// Waits (bounded) until the account shows `want` (free left, credits): a request's settle is
 /// written just after its answer.
+/// A playground request with the session `cookie`, as sent from `site` (`Sec-Fetch-Site`).
+async fn session_chat(s: &Server, cookie: &str, site: &str) -> reqwest::Response {
+    client()
+        .post(s.url("/dashboard/api/chat"))
+        .header("cookie", cookie)
+        .header("sec-fetch-site", site)
+        .json(&chat())
+        .send()
+        .await
+        .unwrap()
+}
+
 async fn expect_balance(s: &Server, cookie: &str, want: (i64, i64)) {
     let mut last = (-1, -1);
     let check = async {
@@ -109,38 +121,17 @@ async fn sessions_spend_free_credits_first_and_keys_never() {
 
     // Session requests: free credits first (1 each here), the balance only once they are gone.
     for free_left in (0..5).rev() {
-        let r = client()
-            .post(s.url("/dashboard/api/chat"))
-            .header("cookie", &cookie)
-            .header("sec-fetch-site", "same-origin")
-            .json(&chat())
-            .send()
-            .await
-            .unwrap();
+        let r = session_chat(&s, &cookie, "same-origin").await;
         assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
         expect_balance(&s, &cookie, (free_left, 99)).await;
     }
     // The free credits are gone: only the hold's size decides now (plan 0, balance 99).
-    let r = client()
-        .post(s.url("/dashboard/api/chat"))
-        .header("cookie", &cookie)
-        .header("sec-fetch-site", "same-origin")
-        .json(&chat())
-        .send()
-        .await
-        .unwrap();
+    let r = session_chat(&s, &cookie, "same-origin").await;
     assert_eq!(r.status(), StatusCode::OK);
     expect_balance(&s, &cookie, (0, 98)).await;
 
     // Cross-site, or without a session: refused before anything is held.
-    let r = client()
-        .post(s.url("/dashboard/api/chat"))
-        .header("cookie", &cookie)
-        .header("sec-fetch-site", "cross-site")
-        .json(&chat())
-        .send()
-        .await
-        .unwrap();
+    let r = session_chat(&s, &cookie, "cross-site").await;
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     // A session never opens /api/v1; a key never opens the dashboard's calls.
     let r = client()
