@@ -1,7 +1,7 @@
 //! Randomized simulation of the ledger, replayable from a seed.
 //!
 //! Interleaves holds (API-key ones, and session ones that may spend the free daily credits
-//! first), settles (random usage: missing, negative, over the hold), voids,
+//! first; image holds of a fixed price, settled at exactly that price or voided), settles (random usage: missing, negative, over the hold), voids,
 //! expiries by advancing time, deposits, plan changes, UTC day rollovers, lagging clocks,
 //! duplicate and unknown request ids, and crashes (the `Store` is dropped and reopened from
 //! the same file or database, active holds and all). After every step every account row
@@ -36,6 +36,9 @@ const MAX_LAG: i64 = 2_000;
 /// Steps between two full `verify_ledger` runs (it reads the whole journal, so running it
 /// every step makes a run quadratic); it also runs at the end of every seed.
 const VERIFY_EVERY: usize = 250;
+/// What one image costs: the gateway holds it before dispatch and settles exactly it on
+/// success (`gateway::images::render::IMAGE_CREDITS`).
+const IMAGE_CREDITS: i64 = 10;
 
 #[derive(Debug, Clone, Default)]
 struct ModelAccount {
@@ -68,6 +71,8 @@ struct ModelHold {
     active: bool,
     /// The free daily credits it may spend (0: an API-key request).
     free_daily: i64,
+    /// An image request's hold: settled at its whole price, with no token counts.
+    image: bool,
 }
 
 #[derive(Default)]
@@ -202,7 +207,7 @@ fn parse_seed(s: &str) -> u64 {
 }
 
 /// Paths every default run must reach.
-const MUST_SEE: [&str; 16] = [
+const MUST_SEE: [&str; 18] = [
     "held",
     "held for a session",
     "settled from free",
@@ -219,6 +224,8 @@ const MUST_SEE: [&str; 16] = [
     "reaped",
     "crash",
     "new day",
+    "image held",
+    "image settled",
 ];
 
 async fn simulation(db: TestDb) {
@@ -298,7 +305,12 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
         match roll {
             0..=29 => {
                 let acc = rng.random_range(0..ACCOUNTS);
-                let credits = rng.random_range(1..=60);
+                let image = rng.random_bool(0.15);
+                let credits = if image {
+                    IMAGE_CREDITS
+                } else {
+                    rng.random_range(1..=60)
+                };
                 let duplicate = rng.random_bool(0.05) && !model.holds.is_empty();
                 let id = if duplicate {
                     let n = rng.random_range(0..model.holds.len());
@@ -320,12 +332,12 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     request_id: id.clone(),
                     account_id: model.accounts[acc].id,
                     credits,
-                    model: "service-pro".into(),
+                    model: if image { "image" } else { "service-pro" }.into(),
                     expires_at: op_now + ttl,
                     free_daily,
                 };
                 sim.note(format!(
-                    "hold {id} acc{acc} {credits} free {free_daily} ttl {ttl} at {op_now}"
+                    "hold {id} acc{acc} {credits} free {free_daily} ttl {ttl} image {image} at {op_now}"
                 ));
                 let available = model.available(acc, today, free_daily);
                 let got = store.hold(&req, op_now).await;
@@ -341,6 +353,9 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                         if free_daily > 0 {
                             sim.saw("held for a session");
                         }
+                        if image {
+                            sim.saw("image held");
+                        }
                         model.holds.insert(
                             id,
                             ModelHold {
@@ -349,6 +364,7 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                                 expires_at: req.expires_at,
                                 active: true,
                                 free_daily,
+                                image,
                             },
                         );
                     }
@@ -366,18 +382,13 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
             }
             30..=56 => {
                 let id = pick_request(&mut rng, &model, seed);
-                let billed = match rng.random_range(0..10) {
-                    0 => None,
-                    1 => Some(-rng.random_range(1..50)),
-                    2 => Some(rng.random_range(60..200)), // over any hold
-                    _ => Some(rng.random_range(0..=60)),
+                let image = model.holds.get(&id).is_some_and(|h| h.image);
+                let charge = if image {
+                    Some(image_charge())
+                } else {
+                    random_charge(&mut rng)
                 };
-                let charge = billed.map(|credits| Charge {
-                    input_tokens: rng.random_range(0..100_000),
-                    output_tokens: rng.random_range(0..10_000),
-                    reasoning_tokens: rng.random_range(0..1_000),
-                    credits,
-                });
+                let billed = charge.as_ref().map(|c| c.credits);
                 sim.note(format!("settle {id} {billed:?} at {op_now}"));
                 let before = model.holds.get(&id).cloned();
                 let want = model.end(&id, true, billed, op_now);
@@ -412,6 +423,12 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                         }
                         if *released == 0 {
                             sim.saw("settled at the whole hold");
+                        }
+                        if image {
+                            sim.saw("image settled");
+                            if *charged != IMAGE_CREDITS {
+                                sim.fail(format!("image {id} charged {charged}"));
+                            }
                         }
                     }
                     (SettleOutcome::AlreadyEnded, Some(h)) if h.active => {
@@ -662,6 +679,32 @@ async fn verify(sim: &Sim, store: &Store) {
 }
 
 /// A request id to end: mostly known ones (active first), sometimes an unknown one.
+/// A chat request's usage: missing, negative, over any hold, or within it.
+fn random_charge(rng: &mut StdRng) -> Option<Charge> {
+    let billed = match rng.random_range(0..10) {
+        0 => None,
+        1 => Some(-rng.random_range(1..50)),
+        2 => Some(rng.random_range(60..200)),
+        _ => Some(rng.random_range(0..=60)),
+    };
+    billed.map(|credits| Charge {
+        input_tokens: rng.random_range(0..100_000),
+        output_tokens: rng.random_range(0..10_000),
+        reasoning_tokens: rng.random_range(0..1_000),
+        credits,
+    })
+}
+
+/// What the gateway settles an image with: the price, no tokens.
+fn image_charge() -> Charge {
+    Charge {
+        input_tokens: 0,
+        output_tokens: 0,
+        reasoning_tokens: 0,
+        credits: IMAGE_CREDITS,
+    }
+}
+
 fn pick_request(rng: &mut StdRng, model: &Model, seed: u64) -> String {
     if model.holds.is_empty() || rng.random_bool(0.05) {
         return format!("sim-{seed:x}-unknown-{}", rng.random_range(0..1_000));
