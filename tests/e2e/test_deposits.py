@@ -252,6 +252,8 @@ def test_two_gateways_on_postgres_credit_once(shoal_bin, tmp_path, log_dir, anvi
     wait_for(lambda: sum(g.metric("deposit_watcher_active") for g in gws) == 1, 20, "one active watcher")
 
     block = int(anvil.transfer(token, address, ONE)["blockNumber"], 16)
+    # Pending on both replicas, whichever holds the lease (the set is in the database).
+    wait_for(lambda: all(g.pending(key) for g in gws), 20, "the transfer pending on both gateways")
     final_after(anvil, block)
     wait_for(lambda: gws[1].credits(key) == 500, 20, "500 credits")
     active = next(g for g in gws if g.metric("deposit_watcher_active") == 1)
