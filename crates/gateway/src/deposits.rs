@@ -156,7 +156,8 @@ pub async fn account_view(
     })
 }
 
-fn option_of<'a>(
+/// The option of `token` on `chain_id`, if this gateway still offers it.
+pub(crate) fn option_of<'a>(
     options: &'a [DepositOption],
     chain_id: i64,
     token: &str,

@@ -22,6 +22,8 @@ use serde::Deserialize;
 use shoal_store::deposits::MAX_DECIMALS;
 
 use crate::address::{Address, DepositKeys};
+/// "1.5" tokens → base units (the gateway's Buy page parses amounts the same way).
+pub use shoal_gateway::deposits::parse_units;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -202,8 +204,6 @@ impl Chain {
         })
     }
 }
-
-pub use shoal_gateway::deposits::parse_units;
 
 #[cfg(test)]
 mod tests {

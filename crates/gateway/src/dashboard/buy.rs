@@ -22,7 +22,9 @@ use shoal_store::deposits::split_credits;
 use super::pages::{balance_view, signed_in};
 use super::templates::render;
 use crate::auth::Caller;
-use crate::deposits::{account_view, parse_units, DepositOption, DepositView, DepositsResponse};
+use crate::deposits::{
+    account_view, option_of, parse_units, DepositOption, DepositView, DepositsResponse,
+};
 use crate::error::ApiError;
 use crate::{now_ms, AppState};
 
@@ -169,9 +171,7 @@ struct Row {
 fn rows(view: &DepositsResponse) -> Vec<Row> {
     (view.deposits.iter())
         .map(|d| {
-            let option = (view.options.iter()).find(|o| {
-                o.chain_id as i64 == d.chain_id && o.token.eq_ignore_ascii_case(&d.token)
-            });
+            let option = option_of(&view.options, d.chain_id, &d.token);
             let symbol = option.map_or("", |o| o.symbol.as_str());
             let amount = match &d.amount {
                 Some(a) => format!("{a} {symbol}"),
