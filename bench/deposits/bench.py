@@ -13,6 +13,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Optional
 
 import httpx
 
@@ -27,7 +28,8 @@ PG_ADMIN = os.environ.get("SHOAL_TEST_POSTGRES_URL", "postgres://postgres@127.0.
 
 
 class Gateway:
-    def __init__(self, root: Path, anvil: Anvil, token: str, store_args: list, poll_ms: int, confirmations: int):
+    def __init__(self, root: Path, anvil: Anvil, token: str, store_args: list, poll_ms: int, confirmations: int,
+                 pending_blocks: Optional[int]):
         self.bin = os.environ["SHOAL_BIN"]
         root.mkdir(parents=True, exist_ok=True)
         self.config = root / "shoal.toml"
@@ -36,6 +38,7 @@ class Gateway:
             f'rpc_url = "{anvil.url}"\nchain_id = {CHAIN_ID}\ntoken = "{token}"\ndecimals = 6\n'
             f"finality = {{ confirmations = {confirmations} }}\nstart_block = 0\n"
             f"max_blocks_per_scan = {BLOCKS_PER_SCAN}\npoll_interval_ms = {poll_ms}\nlease_ms = {max(poll_ms * 5, 2000)}\n"
+            + (f"pending_blocks = {pending_blocks}\n" if pending_blocks is not None else "")
         )
         self.store_args = store_args
         self.proc = subprocess.Popen(
@@ -108,6 +111,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--poll-ms", type=int, default=250)
     ap.add_argument("--confirmations", type=int, default=2)
+    ap.add_argument("--pending-blocks", type=int, default=None,
+                    help="the chains' pending_blocks (0: no pending reads) [default: the config's default]")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-deposits-"))
     anvil = Anvil(tmp / "anvil.log")
@@ -119,7 +124,7 @@ def main() -> None:
         for name, store_args in (("sqlite", ["--data-dir", str(tmp / "data")]), ("postgres", ["--database-url", pg_url])):
             token = anvil.deploy_token()
             anvil.mint(token, FUNDER, 10**9 * ONE)
-            gw = Gateway(tmp / name, anvil, token, store_args, args.poll_ms, args.confirmations)
+            gw = Gateway(tmp / name, anvil, token, store_args, args.poll_ms, args.confirmations, args.pending_blocks)
             gws[name] = (gw, token, accounts(gw))
         lat = {name: [] for name in gws}
         per_round = max(1, args.deposits // args.rounds)
@@ -155,8 +160,9 @@ def rescan_cost(gw: Gateway, anvil: Anvil, confirmations: int) -> tuple:
 
 
 def report(args, gws, lat, anvil) -> None:
+    pending = "default" if args.pending_blocks is None else args.pending_blocks
     print(f"deposits: {args.deposits} per backend in {args.rounds} alternating rounds, poll {args.poll_ms} ms, "
-          f"{args.confirmations} confirmations, {ACCOUNTS} accounts per gateway")
+          f"{args.confirmations} confirmations, pending_blocks {pending}, {ACCOUNTS} accounts per gateway")
     print("finality -> credit visible (ms):")
     for name, xs in lat.items():
         print(f"  {name:9} n={len(xs)} p50={pct(xs, 50) * 1e3:.1f} p99={pct(xs, 99) * 1e3:.1f} "
@@ -167,6 +173,12 @@ def report(args, gws, lat, anvil) -> None:
         m = gw.metrics()
         count, total = metric(m, "deposit_scan_seconds_count"), metric(m, "deposit_scan_seconds_sum")
         print(f"  {name:9} ranges={count:.0f} mean={total / max(count, 1) * 1e3:.2f} ms")
+    print("pending read per caught-up tick (deposit_pending_scan_seconds: eth_getLogs over the blocks after the "
+          "last final one, and the pending set's write when it changed):")
+    for name, (gw, _, _) in gws.items():
+        m = gw.metrics()
+        count, total = metric(m, "deposit_pending_scan_seconds_count"), metric(m, "deposit_pending_scan_seconds_sum")
+        print(f"  {name:9} reads={count:.0f} mean={total / max(count, 1) * 1e3:.2f} ms")
     for name, (gw, _, _) in gws.items():
         blocks, secs, ranges = rescan_cost(gw, anvil, args.confirmations)
         print(f"  {name:9} rescan of {blocks} blocks: {secs * 1e3:.0f} ms in {ranges:.0f} ranges "

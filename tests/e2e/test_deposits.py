@@ -1,6 +1,8 @@
 """Buying credits with a stablecoin, against a real local chain: anvil and a 6-decimal ERC-20
 compiled with solc-js (chain.py), with real `shoal serve` processes whose chain watcher reads
-the node over JSON-RPC.
+the node over JSON-RPC; the dashboard's Buy credits page in a real browser
+(tests/e2e/node/buy.mjs: playwright-core driving Debian's Chromium, the QR code decoded from its
+pixels with jsQR). Screenshots go to $SHOAL_SHOTS (default target/dashboard-shots, git-ignored).
 
 Every gateway here has its own token contract (so its own scan cursor) on one anvil; accounts
 get their deposit addresses from the development mnemonic's xpub, so account 1's address is the
@@ -9,8 +11,11 @@ published BIP44 address m/44'/60'/0'/0/1.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import uuid
 from pathlib import Path
@@ -20,7 +25,7 @@ import httpx
 import pytest
 
 from chain import CHAIN_ID, DEV_XPUB, FUNDER, Anvil
-from harness import START_TIMEOUT_S, LineReader, Proc, clean_env, wait_for
+from harness import E2E_DIR, REPO_ROOT, START_TIMEOUT_S, LineReader, Proc, clean_env, wait_for
 
 CONFIRMATIONS = 3
 ONE = 1_000_000  # one token in base units (6 decimals)
@@ -45,7 +50,8 @@ class PayGateway:
     """`shoal serve` with a [payments] section watching `token` on anvil."""
 
     def __init__(self, bin_path: Path, root: Path, log_dir: Path, anvil: Anvil, token: str,
-                 database_url: Optional[str] = None, finality: str = f"{{ confirmations = {CONFIRMATIONS} }}"):
+                 database_url: Optional[str] = None, finality: str = f"{{ confirmations = {CONFIRMATIONS} }}",
+                 extra: str = ""):
         self.bin, self.root, self.log_dir = bin_path, root, log_dir
         root.mkdir(parents=True, exist_ok=True)
         self.config = root / "shoal.toml"
@@ -63,6 +69,7 @@ class PayGateway:
             "start_block = 0\n"
             "poll_interval_ms = 100\n"
             "lease_ms = 1500\n"
+            + extra
         )
         self.store_args = ["--database-url", database_url] if database_url else ["--data-dir", str(root / "data")]
         self.http = httpx.Client(timeout=10)
@@ -100,6 +107,9 @@ class PayGateway:
     def credits(self, key: str) -> int:
         return self.get("/balance", key)["credits"]
 
+    def pending(self, key: str) -> list:
+        return [d for d in self.get("/deposits", key)["deposits"] if d["state"] == "pending"]
+
     def metric(self, name: str) -> int:
         text = self.http.get(f"{self.base}/metrics").text
         m = re.search(rf"^shoal_{name}\{{[^}}]*\}} (\d+)", text, re.M)
@@ -125,18 +135,26 @@ def test_credited_once_at_finality_not_before(shoal_bin, tmp_path, log_dir, anvi
     block = int(anvil.transfer(token, address, ONE)["blockNumber"], 16)
     anvil.mine(CONFIRMATIONS - 1)
     gw.wait_scanned(block - 1)
+    # Seen, with its confirmations (blocks on top of it), not credited.
+    [seen] = wait_for(lambda: [d for d in gw.pending(key) if d["confirmations"] == CONFIRMATIONS - 1],
+                      20, "the transfer pending with its confirmations")
+    assert (seen["amount"], seen["credits"], seen["block_number"]) == ("1", 0, block)
     assert gw.credits(key) == 0, "credited before finality"
-    assert gw.get("/deposits", key)["deposits"] == []
+    wait_for(lambda: gw.metric("deposits_pending") == 1, 5, "the pending gauge")
 
     anvil.mine(1)
     wait_for(lambda: gw.credits(key) == 500, 20, "500 credits")
-    view = gw.get("/deposits", key)
+    # (The head is written just after the credit, in the same scan.)
+    view = wait_for(lambda: (v := gw.get("/deposits", key))["options"][0]["head_block"] >= block + CONFIRMATIONS and v,
+                    10, "the head after the credit")
     assert view["enabled"] and view["credits_per_usd"] == 500
     option = view["options"][0]
     assert (option["address"], option["chain_id"], option["decimals"]) == (address, CHAIN_ID, 6)
     assert option["payment_uri"] == f"ethereum:{option['token']}@{CHAIN_ID}/transfer?address={address}"
+    assert option["confirmations_required"] == CONFIRMATIONS and option["head_block"] >= block + CONFIRMATIONS
     [dep] = view["deposits"]
     assert (dep["amount"], dep["credits"], dep["state"], dep["block_number"]) == ("1", 500, "credited", block)
+    assert dep["confirmations"] >= CONFIRMATIONS
 
     # Another token to the same address: not ours, ignored.
     other = funded_token(anvil)
@@ -171,7 +189,9 @@ def test_reorg_before_finality_is_never_credited(shoal_bin, tmp_path, log_dir, a
     address = gw.admin("deposits", "address", "--account", account).strip()
 
     block = int(anvil.transfer(token, address, ONE)["blockNumber"], 16)
+    wait_for(lambda: gw.pending(key), 20, "the transfer shown as pending")
     anvil.reorg(1)  # the transfer's block is replaced by an empty one
+    wait_for(lambda: not gw.pending(key), 20, "the reorged transfer to disappear")
     final_after(anvil, block + 2)
     gw.wait_scanned(block + 2)
     assert gw.credits(key) == 0
@@ -232,6 +252,8 @@ def test_two_gateways_on_postgres_credit_once(shoal_bin, tmp_path, log_dir, anvi
     wait_for(lambda: sum(g.metric("deposit_watcher_active") for g in gws) == 1, 20, "one active watcher")
 
     block = int(anvil.transfer(token, address, ONE)["blockNumber"], 16)
+    # Pending on both replicas, whichever holds the lease (the set is in the database).
+    wait_for(lambda: all(g.pending(key) for g in gws), 20, "the transfer pending on both gateways")
     final_after(anvil, block)
     wait_for(lambda: gws[1].credits(key) == 500, 20, "500 credits")
     active = next(g for g in gws if g.metric("deposit_watcher_active") == 1)
@@ -251,6 +273,15 @@ def test_two_gateways_on_postgres_credit_once(shoal_bin, tmp_path, log_dir, anvi
     assert standby.admin("ledger", "verify").strip() == "ok"
 
 
+def signup(base: str) -> str:
+    """A new dashboard account; its session cookie."""
+    email = f"buy-{uuid.uuid4().hex[:10]}@e2e.test"
+    r = httpx.post(base + "/dashboard/signup", data={"email": email, "password": "correct horse battery"},
+                   headers={"Sec-Fetch-Site": "same-origin"}, timeout=30)
+    assert r.status_code == 303, r.text
+    return r.cookies["shoal_session"]
+
+
 def test_deposits_off_without_a_payments_section(gateway, account):
     r = gateway.get("/deposits", account.key)
     assert r.status_code == 200, r.text
@@ -258,3 +289,72 @@ def test_deposits_off_without_a_payments_section(gateway, account):
                         "deposits": []}
     r = gateway.get("/deposits", "sk-shoal-not-a-real-key")
     assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_api_key", r.text
+    # The Buy page says so, with the price.
+    page = httpx.get(gateway.base + "/dashboard/buy", headers={"Cookie": f"shoal_session={signup(gateway.base)}"})
+    assert page.status_code == 200
+    assert "Buying credits is not set up on this server" in page.text and ">500<" in page.text
+    assert "svg class=\"qr\"" not in page.text
+
+
+def buy_page(step: str, base: str, cookie: str, **extra: str) -> dict:
+    """Runs one step of tests/e2e/node/buy.mjs; what the browser saw."""
+    node_dir = E2E_DIR / "node"
+    assert shutil.which("node"), "node is required for the browser tests (.ci/run installs it)"
+    assert (node_dir / "node_modules" / "jsqr").is_dir(), "tests/e2e/run.sh installs tests/e2e/node (npm ci)"
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "chromium is required for the browser tests (.ci/run installs it)"
+    shots = Path(os.environ.get("SHOAL_SHOTS", REPO_ROOT / "target" / "dashboard-shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, SHOAL_BASE=base, SHOAL_COOKIE=cookie, SHOAL_SHOTS=str(shots), CHROMIUM=chromium,
+               **extra)
+    out = subprocess.run(["node", "buy.mjs", step], cwd=node_dir, env=env, capture_output=True, text=True,
+                         timeout=120, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, f"buy.mjs {step} failed ({out.returncode}):\n{out.stderr}"
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["errors"] == [], f"browser console errors in {step}: {got['errors']}"
+    return got
+
+
+def session_deposits(gw: PayGateway, cookie: str) -> list:
+    r = gw.http.get(f"{gw.base}/dashboard/api/deposits",
+                    headers={"Cookie": f"shoal_session={cookie}", "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 200, r.text
+    return r.json()["deposits"]
+
+
+def test_buy_page_pending_then_credited(shoal_bin, tmp_path, log_dir, anvil):
+    token = funded_token(anvil)
+    gw = PayGateway(shoal_bin, tmp_path, log_dir, anvil, token, extra='minimum = "0.5"\n')
+    cookie = signup(gw.base)
+    with sqlite3.connect(tmp_path / "data" / "shoal.db") as db:
+        ((account,),) = db.execute("SELECT id FROM accounts").fetchall()
+    address = gw.admin("deposits", "address", "--account", str(account)).strip()
+    checksummed_token = gw.http.get(f"{gw.base}/dashboard/api/deposits", headers={
+        "Cookie": f"shoal_session={cookie}", "Sec-Fetch-Site": "same-origin"}).json()["options"][0]["token"]
+    assert checksummed_token.lower() == token.lower()
+
+    # The address, its EIP-681 link, and a QR code that a camera reads back as that link.
+    seen = buy_page("view", gw.base, cookie)
+    link = f"ethereum:{checksummed_token}@{CHAIN_ID}/transfer?address={address}"
+    assert (seen["address"], seen["link"], seen["qr"]) == (address, link, link)
+    assert seen["copied"] == "Copied" and seen["clipboard"] in (address, None)
+    assert "No deposits yet" in seen["empty"]
+    assert "Deposits under 0.5 TUSD are kept" in seen["rules"], seen["rules"]
+    assert seen["amountLink"] == seen["amountQr"] == f"{link}&uint256=2500000"
+    assert seen["amountCredits"] == "1250"
+
+    # 1.000000 token, one block on top: pending, 1 of 3 confirmations, nothing credited.
+    block = int(anvil.transfer(token, address, ONE)["blockNumber"], 16)
+    anvil.mine(1)
+    wait_for(lambda: [d for d in session_deposits(gw, cookie) if d["confirmations"] == 1], 20,
+             "the transfer pending with one confirmation")
+    # The page is open while the last CONFIRMATIONS - 1 blocks are mined; it follows by itself.
+    seen = buy_page("pending", gw.base, cookie, SHOAL_ANVIL=anvil.url, SHOAL_MINE=str(CONFIRMATIONS - 1))
+    assert (seen["confirmations"], seen["badge"], seen["amount"]) == ("1 of 3", "Pending", "1 TUSD")
+    assert seen["creditsBefore"] == 0
+    assert seen["creditedCell"] == "+500" and seen["pendingLeft"] == 0
+    assert seen["creditsAfter"] == seen["usageCredits"] == seen["creditsBefore"] + 500
+    assert seen["phoneFits"] and seen["phoneFitsCredited"], "the Buy page scrolls sideways at phone width"
+    [dep] = session_deposits(gw, cookie)
+    assert (dep["state"], dep["credits"], dep["block_number"]) == ("credited", 500, block)
+    assert gw.admin("ledger", "verify").strip() == "ok"

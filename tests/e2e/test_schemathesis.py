@@ -54,5 +54,5 @@ def test_schemathesis_finds_nothing(gateway, worker, tmp_path):
     assert len(reports) == 1, reports
     suite = ET.parse(reports[0]).getroot()
     tested = {case.get("name") for case in suite.iter("testcase")}
-    assert tested == {"GET /models", "GET /models/{id}", "GET /balance", "POST /chat/completions"}
+    assert tested == {"GET /models", "GET /models/{id}", "GET /balance", "POST /chat/completions", "GET /deposits"}
     assert suite.get("failures") == "0" and suite.get("errors") == "0", output[-5000:]

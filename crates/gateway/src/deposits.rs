@@ -5,21 +5,28 @@
 //! implements it (address derivation, the chain watcher) from outside, so the gateway links no
 //! Ethereum code; without a `[payments]` section the source is [`NoDeposits`].
 //!
-//! `GET /api/v1/deposits` (an API key; the dashboard's "Buy credits" page) answers the
-//! account's payment options and its deposit history.
+//! `GET /api/v1/deposits` (an API key; the dashboard's "Buy credits" page shows the same
+//! [`account_view`]) answers the account's payment options and its deposit history: the
+//! recorded deposits and, first, the transfers seen in blocks not final yet (`pending`), which
+//! the chain watcher holding the lease writes to the shared database at each scan, so every
+//! replica answers the same. Confirmations count the blocks on top of a transfer's block, from
+//! the head the watcher last saw; nothing here calls the chain's node.
 
 use axum::extract::State;
 use axum::{Extension, Json};
 use prometheus_client::registry::Registry;
 use serde::Serialize;
+use shoal_protocol::error::ErrorBody;
+use shoal_store::deposits::{DepositRecord, PendingDeposit};
 use shoal_store::AccountId;
+use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::AppState;
 
 /// One way an account can pay: a token on a chain, to the account's own address.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 pub struct DepositOption {
     pub chain: String,
     pub chain_id: u64,
@@ -32,6 +39,15 @@ pub struct DepositOption {
     pub minimum: String,
     /// `finalized`, or `N confirmations`.
     pub finality: String,
+    /// The confirmations (blocks on top of a transfer's block) after which it is credited;
+    /// `null` when the chain's `finalized` block decides.
+    pub confirmations_required: Option<u64>,
+    /// The newest block the chain watcher last saw (`null` before its first scan).
+    pub head_block: Option<i64>,
+    /// The last final block the chain watcher last saw.
+    pub final_block: Option<i64>,
+    /// When the watcher saw them (Unix milliseconds).
+    pub observed_at: Option<i64>,
     /// The account's deposit address (EIP-55 checksummed).
     pub address: String,
     /// EIP-681 payment link (a wallet opens a token transfer to `address`); a page may append
@@ -57,7 +73,7 @@ impl DepositSource for NoDeposits {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct DepositView {
     pub chain_id: i64,
     pub tx_hash: String,
@@ -68,58 +84,126 @@ pub struct DepositView {
     pub amount: Option<String>,
     pub amount_units: String,
     pub credits: i64,
-    /// `credited`, `below_minimum` (waiting for more) or `too_large` (not credited).
+    /// `pending` (seen, not final yet: never credited before it is), `credited`,
+    /// `below_minimum` (final, waiting until the account's waiting deposits reach the
+    /// minimum) or `too_large` (not credited).
     pub state: String,
+    /// Blocks on top of the transfer's block, from the head the watcher last saw (`null`
+    /// before its first scan).
+    pub confirmations: Option<i64>,
     pub credited_at: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct DepositsResponse {
+    /// Always `deposits`.
     pub object: &'static str,
+    /// Whether this gateway accepts deposits (`options` is not empty).
     pub enabled: bool,
+    /// Credits per USD of stablecoin.
     pub credits_per_usd: i64,
     pub options: Vec<DepositOption>,
-    /// Newest first, at most 100.
+    /// Pending transfers first, then recorded deposits, newest first (at most 100 of those).
     pub deposits: Vec<DepositView>,
 }
 
-/// `GET /api/v1/deposits`.
+/// The account's payment options and deposits.
+#[utoipa::path(
+    get,
+    path = "/deposits",
+    tag = "account",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "How to pay (chain, token, the account's own deposit address, an EIP-681 link) and the deposits: pending with their confirmations, then credited", body = DepositsResponse),
+        (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
+        (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
+        (status = 500, description = "The gateway failed", body = ErrorBody),
+    )
+)]
 pub async fn account_deposits(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
 ) -> Result<Json<DepositsResponse>, ApiError> {
-    let options = state.deposits.options(caller.account_id);
-    let rows = state
-        .store
-        .list_deposits(Some(caller.account_id), 100)
-        .await?;
-    let deposits = rows
-        .into_iter()
-        .map(|d| {
-            let decimals = (options.iter())
-                .find(|o| o.chain_id as i64 == d.chain_id && o.token.eq_ignore_ascii_case(&d.token))
-                .map(|o| o.decimals);
-            DepositView {
-                amount: (decimals.zip(d.amount.parse().ok())).map(|(dec, n)| format_units(n, dec)),
-                chain_id: d.chain_id,
-                tx_hash: d.tx_hash,
-                log_index: d.log_index,
-                block_number: d.block_number,
-                token: d.token,
-                amount_units: d.amount,
-                credits: d.credits,
-                state: d.state,
-                credited_at: d.credited_at,
-            }
-        })
+    Ok(Json(account_view(&state, caller.account_id).await?))
+}
+
+/// What `GET /api/v1/deposits` answers for `account` (the dashboard's Buy page shows it too).
+pub async fn account_view(
+    state: &AppState,
+    account: AccountId,
+) -> Result<DepositsResponse, ApiError> {
+    let mut options = state.deposits.options(account);
+    for o in &mut options {
+        let token = o.token.to_ascii_lowercase();
+        if let Some(h) = state.store.chain_head(o.chain_id as i64, &token).await? {
+            o.head_block = Some(h.head_block);
+            o.final_block = Some(h.final_block);
+            o.observed_at = Some(h.observed_at);
+        }
+    }
+    let pending = state.store.pending_deposits(account).await?;
+    let recorded = state.store.list_deposits(Some(account), 100).await?;
+    let deposits = (pending.into_iter().map(|p| pending_view(&options, p)))
+        .chain(recorded.into_iter().map(|d| recorded_view(&options, d)))
         .collect();
-    Ok(Json(DepositsResponse {
+    Ok(DepositsResponse {
         object: "deposits",
         enabled: !options.is_empty(),
         credits_per_usd: state.config.credits_per_usd_sold,
         options,
         deposits,
-    }))
+    })
+}
+
+/// The option of `token` on `chain_id`, if this gateway still offers it.
+pub(crate) fn option_of<'a>(
+    options: &'a [DepositOption],
+    chain_id: i64,
+    token: &str,
+) -> Option<&'a DepositOption> {
+    (options.iter()).find(|o| o.chain_id as i64 == chain_id && o.token.eq_ignore_ascii_case(token))
+}
+
+/// Blocks on top of `block`, from the option's last seen head.
+fn confirmations(option: Option<&DepositOption>, block: i64) -> Option<i64> {
+    let head = option?.head_block?;
+    Some((head - block).max(0))
+}
+
+fn pending_view(options: &[DepositOption], p: PendingDeposit) -> DepositView {
+    let option = option_of(options, p.chain_id, &p.token);
+    DepositView {
+        amount: option.map(|o| format_units(p.amount, o.decimals)),
+        confirmations: confirmations(option, p.block_number),
+        chain_id: p.chain_id,
+        tx_hash: p.tx_hash,
+        log_index: p.log_index,
+        block_number: p.block_number,
+        token: p.token,
+        amount_units: p.amount.to_string(),
+        credits: 0,
+        state: "pending".into(),
+        credited_at: None,
+    }
+}
+
+fn recorded_view(options: &[DepositOption], d: DepositRecord) -> DepositView {
+    let option = option_of(options, d.chain_id, &d.token);
+    let units = d.amount.parse().ok();
+    DepositView {
+        amount: (option.zip(units)).map(|(o, n)| format_units(n, o.decimals)),
+        confirmations: confirmations(option, d.block_number),
+        chain_id: d.chain_id,
+        tx_hash: d.tx_hash,
+        log_index: d.log_index,
+        block_number: d.block_number,
+        token: d.token,
+        amount_units: d.amount,
+        credits: d.credits,
+        state: d.state,
+        credited_at: d.credited_at,
+    }
 }
 
 /// Base units as tokens: 1300 with 6 decimals → "0.0013".
@@ -133,6 +217,25 @@ pub fn format_units(amount: u128, decimals: u8) -> String {
     format!("{whole}.{}", frac.trim_end_matches('0'))
 }
 
+/// "1.5" with 6 decimals → 1_500_000. Refuses more fractional digits than the token has.
+pub fn parse_units(s: &str, decimals: u8) -> Result<u128, String> {
+    let bad = || format!("{s:?} is not an amount with at most {decimals} decimals");
+    let (whole, frac) = s.trim().split_once('.').unwrap_or((s.trim(), ""));
+    if whole.is_empty() && frac.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > usize::from(decimals)
+    {
+        return Err(bad());
+    }
+    let digits = format!("{whole}{frac:0<width$}", width = usize::from(decimals));
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Ok(0);
+    }
+    digits.parse().map_err(|_| bad())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -142,5 +245,18 @@ mod tests {
         assert_eq!(super::format_units(1_000_001, 6), "1.000001");
         assert_eq!(super::format_units(0, 6), "0");
         assert_eq!(super::format_units(7, 0), "7");
+    }
+
+    #[test]
+    fn units() {
+        assert_eq!(super::parse_units("1", 6), Ok(1_000_000));
+        assert_eq!(super::parse_units("0.0013", 6), Ok(1_300));
+        assert_eq!(super::parse_units("12.5", 6), Ok(12_500_000));
+        assert_eq!(super::parse_units(".5", 6), Ok(500_000));
+        assert_eq!(super::parse_units("0", 6), Ok(0));
+        assert_eq!(super::parse_units("3", 0), Ok(3));
+        for bad in ["", ".", "1.0000001", "-1", "1e6", "1,5", "abc"] {
+            assert!(super::parse_units(bad, 6).is_err(), "{bad}");
+        }
     }
 }

@@ -13,6 +13,7 @@
 //! decimals = 6
 //! minimum = "1"                 # in tokens; smaller deposits wait until they add up to it
 //! finality = "finalized"        # or { confirmations = 12 }
+//! pending_blocks = 1000         # newest blocks read for transfers not final yet (shown only)
 //! ```
 
 use std::time::Duration;
@@ -21,6 +22,8 @@ use serde::Deserialize;
 use shoal_store::deposits::MAX_DECIMALS;
 
 use crate::address::{Address, DepositKeys};
+/// "1.5" tokens → base units (the gateway's Buy page parses amounts the same way).
+pub use shoal_gateway::deposits::parse_units;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -45,6 +48,9 @@ pub struct ChainFile {
     pub start_block: Option<u64>,
     /// Most blocks per `eth_getLogs` call [default 1000].
     pub max_blocks_per_scan: Option<u64>,
+    /// How many of the newest blocks are read for transfers not final yet, shown as pending
+    /// [default: max_blocks_per_scan; 0: none shown].
+    pub pending_blocks: Option<u64>,
     /// How often to look for new final blocks [default 2000].
     pub poll_interval_ms: Option<u64>,
     /// How long the watcher's lease lasts without renewal [default 15000].
@@ -81,6 +87,8 @@ pub struct Chain {
     pub finality: Finality,
     pub start_block: Option<u64>,
     pub max_blocks_per_scan: u64,
+    /// The newest blocks read for pending (not yet final) transfers; 0 turns that off.
+    pub pending_blocks: u64,
     pub poll_interval: Duration,
     pub lease: Duration,
 }
@@ -168,6 +176,11 @@ impl Chain {
             (1..=100_000).contains(&max_blocks_per_scan),
             ctx("max_blocks_per_scan must be 1 to 100000")
         );
+        let pending_blocks = f.pending_blocks.unwrap_or(max_blocks_per_scan);
+        anyhow::ensure!(
+            pending_blocks <= 1_000_000,
+            ctx("pending_blocks must be at most 1000000")
+        );
         let poll_interval = Duration::from_millis(f.poll_interval_ms.unwrap_or(2000).max(10));
         let lease = Duration::from_millis(f.lease_ms.unwrap_or(15_000).max(100));
         anyhow::ensure!(
@@ -185,47 +198,16 @@ impl Chain {
             finality,
             start_block: f.start_block,
             max_blocks_per_scan,
+            pending_blocks,
             poll_interval,
             lease,
         })
     }
 }
 
-/// "1.5" with 6 decimals → 1_500_000. Refuses more fractional digits than the token has.
-pub fn parse_units(s: &str, decimals: u8) -> Result<u128, String> {
-    let bad = || format!("{s:?} is not an amount with at most {decimals} decimals");
-    let (whole, frac) = s.trim().split_once('.').unwrap_or((s.trim(), ""));
-    if whole.is_empty() && frac.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-        || frac.len() > usize::from(decimals)
-    {
-        return Err(bad());
-    }
-    let digits = format!("{whole}{frac:0<width$}", width = usize::from(decimals));
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
-        return Ok(0);
-    }
-    digits.parse().map_err(|_| bad())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn units() {
-        assert_eq!(parse_units("1", 6), Ok(1_000_000));
-        assert_eq!(parse_units("0.0013", 6), Ok(1_300));
-        assert_eq!(parse_units("12.5", 6), Ok(12_500_000));
-        assert_eq!(parse_units(".5", 6), Ok(500_000));
-        assert_eq!(parse_units("0", 6), Ok(0));
-        assert_eq!(parse_units("3", 0), Ok(3));
-        for bad in ["", ".", "1.0000001", "-1", "1e6", "1,5", "abc"] {
-            assert!(parse_units(bad, 6).is_err(), "{bad}");
-        }
-    }
 
     fn chain(extra: &str) -> toml::Value {
         let text = format!(
@@ -243,6 +225,10 @@ mod tests {
         assert_eq!(c.credits_per_usd, 500);
         assert_eq!(c.chains[0].finality, Finality::Finalized);
         assert_eq!(c.chains[0].minimum, 0);
+        assert_eq!(
+            c.chains[0].pending_blocks, 1000,
+            "max_blocks_per_scan's default"
+        );
         let c = Config::from_toml(
             chain("finality = { confirmations = 3 }\nminimum = \"0.5\""),
             500,
@@ -254,6 +240,7 @@ mod tests {
             "finality = \"safe\"",
             "minimum = \"0.0000001\"",
             "max_blocks_per_scan = 0",
+            "pending_blocks = 1000001",
             "poll_interval_ms = 5000\nlease_ms = 1000",
             "colour = \"blue\"",
         ] {

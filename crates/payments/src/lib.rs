@@ -87,6 +87,13 @@ impl DepositSource for Payments {
                     Finality::Finalized => "finalized".into(),
                     Finality::Confirmations(n) => format!("{n} confirmations"),
                 },
+                confirmations_required: match c.finality {
+                    Finality::Finalized => None,
+                    Finality::Confirmations(n) => Some(n),
+                },
+                head_block: None,
+                final_block: None,
+                observed_at: None,
                 payment_uri: format!(
                     "ethereum:{}@{}/transfer?address={address}",
                     c.token.checksummed(),

@@ -28,6 +28,10 @@ pub struct WatcherMetrics {
     /// Node errors, timeouts and rate limits (each retried after a backoff).
     pub rpc_errors: Family<ChainLabels, Counter>,
     pub scan_seconds: Family<ChainLabels, Histogram, fn() -> Histogram>,
+    /// Transfers seen in blocks not final yet (shown as pending, never credited from there).
+    pub pending_deposits: Family<ChainLabels, Gauge>,
+    /// Reading the blocks after the last final one and writing the pending set.
+    pub pending_scan_seconds: Family<ChainLabels, Histogram, fn() -> Histogram>,
 }
 
 fn scan_buckets() -> Histogram {
@@ -47,6 +51,8 @@ impl Default for WatcherMetrics {
             deposits_below_minimum: Family::default(),
             rpc_errors: Family::default(),
             scan_seconds: Family::new_with_constructor(scan_buckets),
+            pending_deposits: Family::default(),
+            pending_scan_seconds: Family::new_with_constructor(scan_buckets),
         }
     }
 }
@@ -97,6 +103,16 @@ impl WatcherMetrics {
             "deposit_scan_seconds",
             "Time to scan one block range for deposits and record them",
             self.scan_seconds.clone(),
+        );
+        r.register(
+            "deposits_pending",
+            "Transfers seen in blocks not final yet (shown, not credited)",
+            self.pending_deposits.clone(),
+        );
+        r.register(
+            "deposit_pending_scan_seconds",
+            "Time to read the blocks after the last final one and write the pending set",
+            self.pending_scan_seconds.clone(),
         );
     }
 }

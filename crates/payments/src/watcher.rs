@@ -9,12 +9,20 @@
 //! error leaves the cursor where it was: the same range is tried again after a backoff
 //! (doubling up to a minute), never skipped. A crash between recording and moving the cursor
 //! rescans a range whose deposits are already recorded: nothing is credited twice.
+//!
+//! Once the final blocks are all scanned, the same tick reads the newest blocks after them
+//! (at most `pending_blocks`) and replaces the chain's pending set in the database with what
+//! it found ([`Store::replace_pending_deposits`]), with the head, so that every gateway shows
+//! transfers on their way and their confirmations. That set is for display only: crediting
+//! reads final blocks and nothing else, and a transfer that a reorg removed is missing from
+//! the next set. A failure there is logged and counted, and changes neither the cursor nor the
+//! backoff.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shoal_store::deposits::{DepositOutcome, NewDeposit};
+use shoal_store::deposits::{ChainHead, DepositOutcome, NewDeposit, PendingDeposit};
 use shoal_store::{AccountId, Store};
 
 use crate::address::{Address, DepositKeys};
@@ -25,6 +33,25 @@ use crate::rpc::{Rpc, TransferLog};
 /// Addresses per `eth_getLogs` topic list (nodes limit filter sizes).
 const ADDRESSES_PER_CALL: usize = 500;
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// The pending set and head are written again after this long even when unchanged, so that
+/// readers can tell a live watcher from a stopped one (`observed_at`).
+const HEARTBEAT_MS: i64 = 30_000;
+
+/// The node's latest block and the last final one (`None` while the chain is shorter than
+/// the confirmations asked for).
+#[derive(Debug, Clone, Copy)]
+struct Heads {
+    latest: u64,
+    final_block: Option<u64>,
+}
+
+/// What was last written to the pending table, to skip writing the same again.
+#[derive(Default)]
+struct LastPending {
+    rows: Vec<PendingDeposit>,
+    heads: (i64, i64),
+    written_at: i64,
+}
 
 /// Deposit addresses of every account, derived as accounts appear.
 #[derive(Default)]
@@ -45,6 +72,7 @@ pub struct Watcher {
     holder: String,
     book: AddressBook,
     chain_checked: bool,
+    last_pending: Option<LastPending>,
 }
 
 fn now_ms() -> i64 {
@@ -75,6 +103,7 @@ impl Watcher {
             holder,
             book: AddressBook::default(),
             chain_checked: false,
+            last_pending: None,
         })
     }
 
@@ -120,10 +149,16 @@ impl Watcher {
             .get_or_create(&self.labels)
             .set(i64::from(leader));
         if !leader {
+            // Another gateway writes the pending set meanwhile: write it afresh when back.
+            self.last_pending = None;
             return Ok(false);
         }
         self.check_chain().await?;
-        let Some(final_head) = self.final_head().await? else {
+        let heads = self.heads().await?;
+        let Some(final_head) = heads.final_block else {
+            // A chain shorter than the confirmations asked for: nothing is final yet.
+            let first = self.chain.start_block.unwrap_or(0);
+            self.refresh_pending(first, heads).await;
             return Ok(false);
         };
         let labels = &self.labels;
@@ -142,6 +177,7 @@ impl Watcher {
         };
         if from > final_head {
             (self.metrics.lag_blocks.get_or_create(labels)).set(0);
+            self.refresh_pending(from, heads).await;
             return Ok(false);
         }
         let to = final_head.min(from + self.chain.max_blocks_per_scan - 1);
@@ -154,7 +190,11 @@ impl Watcher {
         (self.metrics.scan_seconds.get_or_create(labels)).observe(started.elapsed().as_secs_f64());
         (self.metrics.last_scanned_block.get_or_create(labels)).set(to as i64);
         (self.metrics.lag_blocks.get_or_create(labels)).set((final_head - to) as i64);
-        Ok(to < final_head)
+        if to < final_head {
+            return Ok(true);
+        }
+        self.refresh_pending(to + 1, heads).await;
+        Ok(false)
     }
 
     /// The node must be on the configured chain: a wrong RPC URL must not credit anyone.
@@ -173,15 +213,27 @@ impl Watcher {
         Ok(())
     }
 
-    async fn final_head(&self) -> anyhow::Result<Option<u64>> {
-        Ok(match self.chain.finality {
+    async fn heads(&self) -> anyhow::Result<Heads> {
+        let latest = self.rpc.block_number("latest").await?;
+        let final_block = match self.chain.finality {
             Finality::Finalized => Some(self.rpc.block_number("finalized").await?),
-            Finality::Confirmations(n) => self.rpc.block_number("latest").await?.checked_sub(n),
+            Finality::Confirmations(n) => latest.checked_sub(n),
+        };
+        // Behind a load balancer the two answers may come from nodes a block apart.
+        let latest = latest.max(final_block.unwrap_or(0));
+        Ok(Heads {
+            latest,
+            final_block,
         })
     }
 
-    /// Reads and records the deposits of blocks `from..=to`.
-    async fn scan(&mut self, from: u64, to: u64) -> anyhow::Result<()> {
+    /// The token's Transfer logs to known deposit addresses in blocks `from..=to`, oldest
+    /// first, with their accounts; logs the node should not have returned are dropped.
+    async fn read_transfers(
+        &mut self,
+        from: u64,
+        to: u64,
+    ) -> anyhow::Result<Vec<(TransferLog, AccountId)>> {
         self.refresh_addresses().await?;
         let mut logs: Vec<TransferLog> = Vec::new();
         for chunk in self.book.list.chunks(ADDRESSES_PER_CALL) {
@@ -192,19 +244,97 @@ impl Watcher {
             logs.extend(found);
         }
         logs.sort_by_key(|l| (l.block_number, l.log_index));
+        let mut owned = Vec::with_capacity(logs.len());
         for log in logs {
             let owner = self.book.owner.get(&log.to).copied();
             let in_range = (from..=to).contains(&log.block_number);
             match owner {
                 Some(account) if in_range && log.token == self.chain.token => {
-                    self.record(&log, account).await?
+                    owned.push((log, account))
                 }
                 _ => {
                     tracing::warn!(chain = %self.chain.name, block = log.block_number, "deposit watcher: the node returned a log outside the filter; ignored")
                 }
             }
         }
+        Ok(owned)
+    }
+
+    /// Reads and records the deposits of blocks `from..=to`.
+    async fn scan(&mut self, from: u64, to: u64) -> anyhow::Result<()> {
+        for (log, account) in self.read_transfers(from, to).await? {
+            self.record(&log, account).await?;
+        }
         Ok(())
+    }
+
+    /// Reads the blocks from `next` (the first not final) to the head, the newest
+    /// `pending_blocks` of them at most, and replaces the pending set with their transfers.
+    async fn refresh_pending(&mut self, next: u64, heads: Heads) {
+        let started = Instant::now();
+        match self.read_pending(next, heads).await {
+            Ok(count) => {
+                let labels = &self.labels;
+                (self.metrics.pending_deposits.get_or_create(labels)).set(count as i64);
+                (self.metrics.pending_scan_seconds.get_or_create(labels))
+                    .observe(started.elapsed().as_secs_f64());
+            }
+            Err(e) => {
+                self.metrics.rpc_errors.get_or_create(&self.labels).inc();
+                tracing::warn!(chain = %self.chain.name, error = %e, "deposit watcher: reading pending transfers failed; the last set stays");
+            }
+        }
+    }
+
+    async fn read_pending(&mut self, next: u64, heads: Heads) -> anyhow::Result<usize> {
+        let window = self.chain.pending_blocks;
+        let from = next.max((heads.latest + 1).saturating_sub(window));
+        let mut rows = Vec::new();
+        let mut start = from;
+        while window > 0 && start <= heads.latest {
+            let end = heads.latest.min(start + self.chain.max_blocks_per_scan - 1);
+            for (log, account) in self.read_transfers(start, end).await? {
+                rows.push(self.pending_row(&log, account));
+            }
+            start = end + 1;
+        }
+        let count = rows.len();
+        let final_block = heads.final_block.unwrap_or(0) as i64;
+        let now = now_ms();
+        let head = ChainHead {
+            head_block: heads.latest as i64,
+            final_block,
+            observed_at: now,
+        };
+        let unchanged = self.last_pending.as_ref().is_some_and(|last| {
+            last.rows == rows
+                && last.heads == (head.head_block, final_block)
+                && now - last.written_at < HEARTBEAT_MS
+        });
+        if !unchanged {
+            let (chain_id, token) = (self.chain.chain_id as i64, self.chain.token.lower());
+            (self.store)
+                .replace_pending_deposits(chain_id, &token, head, rows.clone())
+                .await?;
+            self.last_pending = Some(LastPending {
+                rows,
+                heads: (head.head_block, final_block),
+                written_at: now,
+            });
+        }
+        Ok(count)
+    }
+
+    fn pending_row(&self, log: &TransferLog, account: AccountId) -> PendingDeposit {
+        PendingDeposit {
+            chain_id: self.chain.chain_id as i64,
+            token: self.chain.token.lower(),
+            tx_hash: log.tx_hash.clone(),
+            log_index: log.log_index as i64,
+            block_number: log.block_number as i64,
+            account_id: account,
+            amount: log.amount.unwrap_or(u128::MAX),
+        }
     }
 
     async fn record(&self, log: &TransferLog, account: AccountId) -> anyhow::Result<()> {

@@ -1,7 +1,8 @@
 //! The watcher against a scripted JSON-RPC node (a stand-in for a third-party server, in
 //! this folder) and a real SQLite store: node failures delay but never skip a range, logs the
 //! node should not have returned are ignored, rescans and a second watcher credit nothing twice,
-//! and a node on the wrong chain credits nobody.
+//! a node on the wrong chain credits nobody, and transfers not final yet are shown as pending
+//! (never credited) until they are final or gone.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -108,6 +109,7 @@ fn chain(url: &str, chain_id: u64) -> Chain {
         finality: Finality::Confirmations(2),
         start_block: Some(0),
         max_blocks_per_scan: 10,
+        pending_blocks: 10,
         poll_interval: Duration::from_millis(10),
         lease: Duration::from_secs(60),
     }
@@ -127,6 +129,23 @@ fn watcher(url: &str, chain_id: u64, store: &Store, holder: &str) -> Watcher {
     .unwrap()
 }
 
+/// A SQLite store in a temporary folder (kept while the first value lives) with one account.
+async fn store_with_account() -> (tempfile::TempDir, Store, i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_data_dir(dir.path()).await.unwrap();
+    let account = store.create_account("a@example.com", 0).await.unwrap();
+    (dir, store, account)
+}
+
+/// Deposit address `index`, lowercase.
+fn address_of(index: u32) -> String {
+    DepositKeys::parse(XPUB)
+        .unwrap()
+        .address(index)
+        .unwrap()
+        .lower()
+}
+
 /// Ticks until the cursor reaches `next`; returns how many ticks failed.
 async fn run_to(w: &mut Watcher, store: &Store, next: i64) -> usize {
     let mut failed = 0;
@@ -143,19 +162,9 @@ async fn run_to(w: &mut Watcher, store: &Store, next: i64) -> usize {
 
 #[tokio::test]
 async fn failures_retry_the_same_range_and_nothing_is_credited_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_data_dir(dir.path()).await.unwrap();
-    let account = store.create_account("a@example.com", 0).await.unwrap();
-    let mine = DepositKeys::parse(XPUB)
-        .unwrap()
-        .address(account as u32)
-        .unwrap()
-        .lower();
-    let stranger = DepositKeys::parse(XPUB)
-        .unwrap()
-        .address(999)
-        .unwrap()
-        .lower();
+    let (_dir, store, account) = store_with_account().await;
+    let mine = address_of(account as u32);
+    let stranger = address_of(999);
     let node = Arc::new(Mutex::new(Node {
         chain_id: 31337,
         latest: 50,
@@ -193,7 +202,9 @@ async fn failures_retry_the_same_range_and_nothing_is_credited_twice() {
             (10, 19),
             (20, 29),
             (30, 39),
-            (40, 48)
+            (40, 48),
+            // Caught up: the blocks after the last final one, for the pending set.
+            (49, 50)
         ]
     );
     let b = store.balance(account, 0).await.unwrap();
@@ -224,14 +235,8 @@ async fn failures_retry_the_same_range_and_nothing_is_credited_twice() {
 
 #[tokio::test]
 async fn a_node_on_another_chain_credits_nobody() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_data_dir(dir.path()).await.unwrap();
-    let account = store.create_account("a@example.com", 0).await.unwrap();
-    let mine = DepositKeys::parse(XPUB)
-        .unwrap()
-        .address(account as u32)
-        .unwrap()
-        .lower();
+    let (_dir, store, account) = store_with_account().await;
+    let mine = address_of(account as u32);
     let node = Arc::new(Mutex::new(Node {
         chain_id: 1,
         latest: 20,
@@ -246,4 +251,65 @@ async fn a_node_on_another_chain_credits_nobody() {
     }
     assert!(node.lock().unwrap().ranges.is_empty());
     assert_eq!(store.balance(account, 0).await.unwrap().credits, 0);
+}
+
+#[tokio::test]
+async fn pending_transfers_show_until_final_and_vanish_when_reorged() {
+    let (_dir, store, account) = store_with_account().await;
+    let mine = address_of(account as u32);
+    let node = Arc::new(Mutex::new(Node {
+        chain_id: 31337,
+        latest: 20,
+        logs: vec![
+            transfer(TOKEN, &mine, 1_000_000, 19, 1),
+            transfer(TOKEN, &mine, 3_000_000, 20, 2),
+            transfer(OTHER_TOKEN, &mine, 9_000_000, 20, 3),
+        ],
+        ..Node::default()
+    }));
+    let url = start_node(node.clone()).await;
+    let mut w = watcher(&url, 31337, &store, "gw-a");
+    let pending_txs = |store: Store| async move {
+        (store.pending_deposits(account).await.unwrap().into_iter())
+            .map(|p| (p.tx_hash[2..4].to_string(), p.block_number, p.amount))
+            .collect::<Vec<_>>()
+    };
+
+    // Final up to 18: both transfers of the token are pending, the other token's is not.
+    run_to(&mut w, &store, 19).await;
+    assert_eq!(
+        pending_txs(store.clone()).await,
+        [("02".into(), 20, 3_000_000), ("01".into(), 19, 1_000_000)]
+    );
+    let head = store.chain_head(31337, TOKEN).await.unwrap().unwrap();
+    assert_eq!((head.head_block, head.final_block), (20, 18));
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 0);
+
+    // A reorg drops transfer 2; block 19 becomes final: 1 is credited, 2 is gone.
+    node.lock()
+        .unwrap()
+        .logs
+        .retain(|l| l["blockNumber"] != "0x14");
+    node.lock().unwrap().latest = 21;
+    run_to(&mut w, &store, 20).await;
+    assert!(pending_txs(store.clone()).await.is_empty());
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 500);
+    let head = store.chain_head(31337, TOKEN).await.unwrap().unwrap();
+    assert_eq!((head.head_block, head.final_block), (21, 19));
+
+    // The node fails the pending read: the tick is not an error and the set stays; the next
+    // read finds the new transfer.
+    {
+        let mut node_now = node.lock().unwrap();
+        node_now.logs.push(transfer(TOKEN, &mine, 2_000_000, 21, 4));
+        node_now.failures.push(Failure::Status(503));
+    }
+    assert!(!w.tick().await.unwrap());
+    assert!(pending_txs(store.clone()).await.is_empty());
+    assert!(!w.tick().await.unwrap());
+    assert_eq!(
+        pending_txs(store.clone()).await,
+        [("04".into(), 21, 2_000_000)]
+    );
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 500);
 }

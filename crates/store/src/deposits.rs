@@ -10,6 +10,9 @@
 //!
 //! The same steps run on both backends: read what waits, decide in Rust ([`decide`]), write.
 //! Credits move with the journal's `deposit` rows, so `verify_ledger` covers them.
+//!
+//! Transfers seen in blocks that are not final yet are kept apart, for display only
+//! ([`PendingDeposit`], `pending`).
 
 use sqlx::{Connection, Row};
 
@@ -122,15 +125,17 @@ pub(crate) fn decide(d: &NewDeposit, waiting: &[u128], remainder: i64) -> Decisi
     }
 }
 
+/// `0x` and `digits` lowercase hex digits (how tx hashes and tokens are stored).
+fn lower_hex(s: &str, digits: usize) -> bool {
+    s.len() == digits + 2
+        && s.starts_with("0x")
+        && s[2..]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 fn check(d: &NewDeposit) -> Result<()> {
-    let hex_ok = |s: &str, len: usize| {
-        s.len() == len + 2
-            && s.starts_with("0x")
-            && s[2..]
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    };
-    if !hex_ok(&d.tx_hash, 64) || !hex_ok(&d.token, 40) {
+    if !lower_hex(&d.tx_hash, 64) || !lower_hex(&d.token, 40) {
         return Err(StoreError::Invalid(
             "tx_hash and token must be lowercase 0x-hex of 32 and 20 bytes".into(),
         ));
@@ -234,6 +239,9 @@ macro_rules! record_from_row {
         })
     }};
 }
+
+mod pending;
+pub use pending::{ChainHead, PendingDeposit};
 
 impl Store {
     /// Record a final deposit and credit it (see the module docs). Idempotent on

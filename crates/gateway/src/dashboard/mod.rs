@@ -2,7 +2,7 @@
 //!
 //! Sign-up and login (`password`: Argon2id, throttling), login sessions (`session`: cookies,
 //! the cross-site check), the pages (`pages`: API keys, balance and usage with a chart,
-//! playground, images, buy credits) rendered from the templates of `web/dashboard/`
+//! playground, images; `buy`: buying credits) rendered from the templates of `web/dashboard/`
 //! (`templates`, compiled into the binary with the static files) and the usage chart
 //! (`chart`, SVG drawn on the server). Nothing here is on the `/api/v1` path: a session never
 //! authorises `/api/v1` (it reads only bearer keys), and a key never opens a page (pages read
@@ -12,6 +12,7 @@
 //! Policy with no inline script or style, `frame-ancestors 'none'`, no referrer, no sniffing.
 //! Every state-changing request passes `session::refuse_cross_site`.
 
+pub mod buy;
 pub mod chart;
 pub mod pages;
 pub mod password;
@@ -46,6 +47,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     let calls = Router::new()
         .route("/dashboard/api/chat", post(crate::api::chat_completions))
         .route("/dashboard/api/balance", get(pages::balance_json))
+        .route("/dashboard/api/deposits", get(buy::deposits_json))
         .route_layer(from_fn_with_state(state.clone(), session::authenticate));
     Router::new()
         .route("/", get(pages::home))
@@ -72,7 +74,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/dashboard/usage", get(pages::usage_page))
         .route("/dashboard/playground", get(pages::playground_page))
         .route("/dashboard/images", get(pages::images_page))
-        .route("/dashboard/buy", get(pages::buy_page))
+        .route("/dashboard/buy", get(buy::buy_page))
         .route("/dashboard/static/{file}", get(templates::static_file))
         .merge(calls)
         .layer(from_fn(session::refuse_cross_site))

@@ -43,12 +43,12 @@ async fn dummy_hash() -> String {
 }
 
 /// The logged-in account and its email, or the response that sends the browser to log in.
-struct SignedIn {
-    account: AccountId,
-    email: String,
+pub(super) struct SignedIn {
+    pub(super) account: AccountId,
+    pub(super) email: String,
 }
 
-async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<SignedIn, Response> {
+pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<SignedIn, Response> {
     match session::account(state, headers).await {
         Ok(Some(account)) => match state.store.account_email(account).await {
             Ok(email) => Ok(SignedIn { account, email }),
@@ -319,7 +319,7 @@ pub async fn revoke_key(
 
 /// What the balance panel shows.
 #[derive(Serialize)]
-struct BalanceView {
+pub(super) struct BalanceView {
     credits: i64,
     usd: String,
     total_deposited: i64,
@@ -331,7 +331,10 @@ struct BalanceView {
     free_left: i64,
 }
 
-async fn balance_view(state: &AppState, account: AccountId) -> Result<BalanceView, ApiError> {
+pub(super) async fn balance_view(
+    state: &AppState,
+    account: AccountId,
+) -> Result<BalanceView, ApiError> {
     let b = state.store.balance(account, now_ms()).await?;
     let free = state.config.free_daily_credits;
     Ok(BalanceView {
@@ -421,18 +424,4 @@ pub async fn images_page(State(state): State<AppState>, headers: HeaderMap) -> R
         ),
         Err(e) => e.into_response(),
     }
-}
-
-/// `GET /dashboard/buy`: the price, until purchases are built.
-pub async fn buy_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let me = match signed_in(&state, &headers).await {
-        Ok(me) => me,
-        Err(r) => return r,
-    };
-    let per_usd = state.config.credits_per_usd_sold;
-    render(
-        StatusCode::OK,
-        "buy.html",
-        json!({ "tab": "buy", "email": me.email, "credits_per_usd": per_usd }),
-    )
 }

@@ -37,13 +37,19 @@ const TEMPLATES: [(&str, &str); 10] = [
 ];
 
 /// Static files: name, content type, body.
-const STATIC: [(&str, &str, &str); 3] = [
+const STATIC: [(&str, &str, &str); 5] = [
     ("icon.svg", "image/svg+xml", web!("static/icon.svg")),
     ("app.css", "text/css; charset=utf-8", web!("static/app.css")),
     (
         "app.js",
         "text/javascript; charset=utf-8",
         web!("static/app.js"),
+    ),
+    ("buy.css", "text/css; charset=utf-8", web!("static/buy.css")),
+    (
+        "buy.js",
+        "text/javascript; charset=utf-8",
+        web!("static/buy.js"),
     ),
 ];
 

@@ -1,7 +1,9 @@
 //! Stablecoin deposits: credited once per (chain, tx, log), fractions carried, the minimum,
 //! the scan cursor and the watcher's lease.
 
-use shoal_store::deposits::{DepositOutcome, NewDeposit, REMAINDER_UNIT};
+use shoal_store::deposits::{
+    ChainHead, DepositOutcome, NewDeposit, PendingDeposit, REMAINDER_UNIT,
+};
 use shoal_store::Store;
 
 use crate::both_backends;
@@ -13,7 +15,8 @@ both_backends!(
     below_minimum_accumulates,
     too_large_is_recorded_not_credited,
     racing_watchers_credit_once,
-    cursor_and_lease
+    cursor_and_lease,
+    pending_set_is_replaced_and_never_credited
 );
 
 const T0: i64 = 1_760_000_000_000;
@@ -239,4 +242,93 @@ async fn cursor_and_lease(db: TestDb) {
         .try_lease("other", "gw-a", 1_000, T0 + 1_600)
         .await
         .unwrap());
+}
+
+fn pending(d: &NewDeposit, block: i64) -> PendingDeposit {
+    PendingDeposit {
+        chain_id: d.chain_id,
+        token: d.token.clone(),
+        tx_hash: d.tx_hash.clone(),
+        log_index: d.log_index,
+        block_number: block,
+        account_id: d.account_id,
+        amount: d.amount,
+    }
+}
+
+async fn pending_set_is_replaced_and_never_credited(db: TestDb) {
+    let store = db.open().await;
+    let a = account(&store, "a@example.com").await;
+    let b = account(&store, "b@example.com").await;
+    let token = format!("0x{}", "a0".repeat(20));
+    let head = |head_block, final_block| ChainHead {
+        head_block,
+        final_block,
+        observed_at: T0 + head_block,
+    };
+    assert_eq!(store.chain_head(31337, &token).await.unwrap(), None);
+    let (first, second, theirs) = (
+        usdc(a, 1, 0, 1_000_000),
+        usdc(a, 2, 0, 2_000),
+        usdc(b, 3, 0, 5),
+    );
+    let seen = vec![
+        pending(&first, 10),
+        pending(&second, 11),
+        pending(&theirs, 11),
+    ];
+    store
+        .replace_pending_deposits(31337, &token, head(12, 9), seen)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.chain_head(31337, &token).await.unwrap(),
+        Some(head(12, 9))
+    );
+    let mine = store.pending_deposits(a).await.unwrap();
+    assert_eq!(
+        mine,
+        vec![pending(&second, 11), pending(&first, 10)],
+        "newest first"
+    );
+    assert_eq!(store.pending_deposits(b).await.unwrap().len(), 1);
+    let bal = store.balance(a, T0).await.unwrap();
+    assert_eq!(
+        (bal.credits, bal.total_deposited),
+        (0, 0),
+        "pending is never credited"
+    );
+
+    // The next scan: `second` was reorged away, `first` became final and was recorded.
+    store.record_deposit(&first, T0).await.unwrap();
+    assert_eq!(
+        store.pending_deposits(a).await.unwrap(),
+        vec![pending(&second, 11)],
+        "a recorded deposit is no longer pending, even before the set is replaced"
+    );
+    store
+        .replace_pending_deposits(31337, &token, head(13, 10), vec![pending(&theirs, 11)])
+        .await
+        .unwrap();
+    assert!(store.pending_deposits(a).await.unwrap().is_empty());
+    assert_eq!(
+        store.chain_head(31337, &token).await.unwrap(),
+        Some(head(13, 10))
+    );
+    // Another token's set is its own.
+    let other = format!("0x{}", "b0".repeat(20));
+    store
+        .replace_pending_deposits(31337, &other, head(13, 10), vec![])
+        .await
+        .unwrap();
+    assert_eq!(store.pending_deposits(b).await.unwrap().len(), 1);
+    // Malformed rows are refused whole.
+    let mut bad = pending(&theirs, 11);
+    bad.tx_hash = "0xABC".into();
+    assert!(store
+        .replace_pending_deposits(31337, &token, head(14, 11), vec![bad])
+        .await
+        .is_err());
+    assert_eq!(store.pending_deposits(b).await.unwrap().len(), 1);
+    assert_verified(&store).await;
 }
