@@ -126,6 +126,8 @@ mod tests {
         let _image = worker(&pool, WorkerKind::Image, 5);
         let _peer = peer(&pool, 7);
         let _job = pool.dispatch("m", &request(), &[]).await.unwrap();
+        // A span node serves `service-swarm` only through this replica's own ring.
+        let _span = worker(&pool, WorkerKind::Swarm, 6);
         assert_eq!(
             pool.offers(),
             [Offer {

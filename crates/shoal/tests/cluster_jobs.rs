@@ -606,21 +606,23 @@ async fn images_render_on_the_replica_with_an_image_worker() {
     assert_eq!(settled(a, &key).await, 30);
     assert_eq!(balance(a, &key).await.0, 70);
 
-    // B dies mid-render: A answers an error and voids its hold; nothing is charged.
-    let stalled = json!({"prompt": format!("{CANARY} [[stall]]"), "width": 512, "height": 512});
-    let a_base = a.base.clone();
-    let key2 = key.clone();
-    let request = tokio::spawn(async move {
-        reqwest::Client::new()
-            .post(format!("{a_base}/api/images/generate"))
-            .bearer_auth(&key2)
-            .json(&stalled)
-            .send()
-            .await
-            .unwrap()
-    });
+    // A client of A hangs up mid-render: the render on B is interrupted, nothing is charged.
+    let request = stalled_render(a, &key, "first");
     wait_until("the render reaches the stand-in", WAIT, async || {
-        sd.prompts().await.iter().any(|p| p.contains("[[stall]]"))
+        sd.rendered("[[stall]] first").await
+    })
+    .await;
+    request.abort();
+    wait_until("B's worker interrupts the render", WAIT, async || {
+        !sd.received("/sdapi/v1/interrupt").await.is_empty()
+    })
+    .await;
+    assert_eq!(settled(a, &key).await, 30);
+
+    // B dies mid-render: A answers an error and voids its hold; nothing is charged.
+    let request = stalled_render(a, &key, "second");
+    wait_until("the render reaches the stand-in", WAIT, async || {
+        sd.rendered("[[stall]] second").await
     })
     .await;
     c.servers[1].child.kill().unwrap();
@@ -633,6 +635,22 @@ async fn images_render_on_the_replica_with_an_image_worker() {
     assert_eq!(balance(&c.servers[0], &key).await.0, 70);
     c.servers.remove(1);
     c.finish().await;
+}
+
+/// A render on `s` that the stand-in holds until it is interrupted, in a task of its own.
+fn stalled_render(s: &Server, key: &str, tag: &str) -> tokio::task::JoinHandle<reqwest::Response> {
+    let prompt = format!("{CANARY} [[stall]] {tag}");
+    let body = json!({"prompt": prompt, "width": 512, "height": 512});
+    let (url, key) = (s.url("/api/images/generate"), key.to_owned());
+    tokio::spawn(async move {
+        reqwest::Client::new()
+            .post(url)
+            .bearer_auth(&key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    })
 }
 
 /// Posts an image request; the answer's JSON, which must be a 200.

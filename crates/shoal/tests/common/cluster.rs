@@ -131,8 +131,8 @@ impl A1111 {
         A1111 { child, url }
     }
 
-    /// The prompts of the txt2img requests it received, oldest first.
-    pub async fn prompts(&self) -> Vec<String> {
+    /// The bodies of the requests to `path` it received, oldest first.
+    pub async fn received(&self, path: &str) -> Vec<serde_json::Value> {
         let all: serde_json::Value = reqwest::get(format!("{}/_requests", self.url))
             .await
             .unwrap()
@@ -140,9 +140,15 @@ impl A1111 {
             .await
             .unwrap();
         (all.as_array().unwrap().iter())
-            .filter(|r| r["path"] == "/sdapi/v1/txt2img")
-            .map(|r| r["body"]["prompt"].as_str().unwrap_or_default().to_owned())
+            .filter(|r| r["path"] == path)
+            .map(|r| r["body"].clone())
             .collect()
+    }
+
+    /// Whether a txt2img request whose prompt contains `text` arrived.
+    pub async fn rendered(&self, text: &str) -> bool {
+        (self.received("/sdapi/v1/txt2img").await.iter())
+            .any(|b| b["prompt"].as_str().is_some_and(|p| p.contains(text)))
     }
 }
 
