@@ -316,7 +316,7 @@ impl Pool {
         request: &JobRequest,
         exclude: &[WorkerId],
     ) -> Result<Job, DispatchError> {
-        self.when_free(|| self.try_dispatch(model, request, exclude, false))
+        self.when_free(|| self.try_dispatch(model, request, exclude, Reach::Any))
             .await
     }
 
@@ -327,8 +327,28 @@ impl Pool {
         model: &str,
         request: &JobRequest,
     ) -> Result<Job, DispatchError> {
-        self.when_free(|| self.try_dispatch(model, request, &[], true))
+        self.when_free(|| self.try_dispatch(model, request, &[], Reach::Here))
             .await
+    }
+
+    /// [`Pool::dispatch`] to other replicas' workers only: for `service-swarm` when this
+    /// replica's own ring cannot take the job.
+    pub async fn dispatch_to_peers(
+        &self,
+        model: &str,
+        request: &JobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<Job, DispatchError> {
+        self.when_free(|| self.try_dispatch(model, request, exclude, Reach::Peers))
+            .await
+    }
+
+    /// True when another replica's workers serve `model`.
+    pub fn peers_serve(&self, model: &str) -> bool {
+        self.lock()
+            .workers
+            .values()
+            .any(|w| w.peer && w.serves(model))
     }
 
     /// Sends an image job to the least-loaded image worker with a free slot, skipping
@@ -390,10 +410,10 @@ impl Pool {
         model: &str,
         request: &JobRequest,
         exclude: &[WorkerId],
-        here_only: bool,
+        reach: Reach,
     ) -> Result<Job, DispatchError> {
         let mut state = self.lock();
-        let worker_id = here_first(&state, |w| w.serves(model), exclude, here_only)?;
+        let worker_id = pick(&state, |w| w.serves(model), exclude, reach)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = &state.workers[&worker_id];
@@ -430,8 +450,8 @@ impl Pool {
     ) -> Result<ImageJob, DispatchError> {
         let mut state = self.lock();
         let worker_id = match here_only {
-            Some(model) => here_first(&state, |w| w.renders_with(model), exclude, true),
-            None => here_first(&state, Worker::renders_images, exclude, false),
+            Some(model) => pick(&state, |w| w.renders_with(model), exclude, Reach::Here),
+            None => pick(&state, Worker::renders_images, exclude, Reach::Any),
         }?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
@@ -627,18 +647,31 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// The least-loaded eligible worker connected here; another replica's only when none here has
-/// a free slot and the job may travel (`here_only` false).
-fn here_first(
+/// Which workers a job may go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Those connected here first; another replica's when none here has a free slot.
+    Any,
+    /// Those connected here only (a job another replica forwarded).
+    Here,
+    /// Other replicas' only.
+    Peers,
+}
+
+/// The least-loaded eligible worker with a free slot that `reach` allows.
+fn pick(
     state: &State,
     eligible: impl Fn(&Worker) -> bool,
     exclude: &[WorkerId],
-    here_only: bool,
+    reach: Reach,
 ) -> Result<WorkerId, DispatchError> {
-    let here = least_loaded(state, |w| eligible(w) && !w.peer, exclude);
-    match here {
-        Err(_) if !here_only => least_loaded(state, eligible, exclude),
-        here => here,
+    match reach {
+        Reach::Peers => least_loaded(state, |w| eligible(w) && w.peer, exclude),
+        Reach::Here => least_loaded(state, |w| eligible(w) && !w.peer, exclude),
+        Reach::Any => match least_loaded(state, |w| eligible(w) && !w.peer, exclude) {
+            Err(_) => least_loaded(state, eligible, exclude),
+            here => here,
+        },
     }
 }
 

@@ -8,7 +8,8 @@
 //! dropped by the others at once, its running job finished. Images: a real
 //! `shoal-image-worker` on B in front of `tests/e2e/a1111.py` renders for clients of A and C
 //! (PNGs of several MB, over NATS's 1 MiB message limit; progress crosses too), and B killed
-//! mid-render leaves A's hold voided. These are the commands of docs/deploy.md.
+//! mid-render leaves A's hold voided. A `service-swarm` ring (one span node) on B answers A.
+//! These are the commands of docs/deploy.md.
 //!
 //! NATS: SHOAL_TEST_NATS_URL (default nats://127.0.0.1:4222), `SHOAL_TEST_NATS=skip` skips;
 //! Redis and PostgreSQL as in `cluster.rs`.
@@ -96,19 +97,27 @@ impl Cluster {
 
     /// `available` of the model on each replica's `/models`.
     async fn availability(&self, key: &str) -> Vec<bool> {
+        self.availability_of(key, MODEL).await
+    }
+
+    async fn availability_of(&self, key: &str, model: &str) -> Vec<bool> {
         let mut out = Vec::new();
         for s in &self.servers {
             let models = get_json(&s.url("/api/v1/models"), key).await;
             let m = models["data"].as_array().unwrap().iter();
-            let entry = m.clone().find(|m| m["id"] == MODEL).unwrap().clone();
+            let entry = m.clone().find(|m| m["id"] == model).unwrap().clone();
             out.push(entry["available"].as_bool().unwrap());
         }
         out
     }
 
     async fn wait_available(&self, key: &str, want: bool) {
+        self.wait_available_of(key, MODEL, want).await;
+    }
+
+    async fn wait_available_of(&self, key: &str, model: &str, want: bool) {
         wait_until("every replica agrees on availability", WAIT, async || {
-            self.availability(key).await == [want; 3]
+            self.availability_of(key, model).await == [want; 3]
         })
         .await;
     }
@@ -666,4 +675,65 @@ async fn post_image(s: &Server, path: &str, key: &str, body: &Value) -> Value {
     let v: Value = r.json().await.unwrap();
     assert_eq!(status, StatusCode::OK, "{v}");
     v
+}
+
+/// `service-swarm` on a ring of span nodes connected to B (here one node holding all the
+/// layers of the generated 2-layer model) answers clients of A: the ring is announced as the
+/// model, and the job runs through B's ring.
+#[tokio::test]
+async fn a_swarm_ring_on_one_replica_serves_clients_of_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, span) = (dir.path().join("whole.gguf"), dir.path().join("span.gguf"));
+    // The generated tiny model (2 layers), as `serve --demo` writes it.
+    shoal_worker::llama::test_model::write(&whole, 4096).unwrap();
+    let sliced = std::process::Command::new(common::shoal_bin())
+        .args(["swarm", "slice", "--gguf"])
+        .arg(&whole)
+        .args(["--layers", "0..2", "--out"])
+        .arg(&span)
+        .output()
+        .unwrap();
+    assert!(
+        sliced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sliced.stderr)
+    );
+    let Some(c) = Cluster::start("jobs_swarm").await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "swarm@example.com", 100_000, Some(100_000));
+    let swarm = "service-swarm";
+    assert_eq!(c.availability_of(&key, swarm).await, [false; 3]);
+    let mut node = WorkerProcess::start_with(&c.servers[1], &c.store, |cmd| {
+        cmd.args(["--backend", "swarm", "--gguf"]).arg(&span).args([
+            "--serve",
+            swarm,
+            "--concurrency",
+            "2",
+            "--threads",
+            "1",
+            "--ctx",
+            "2048",
+        ]);
+    });
+    c.wait_available_of(&key, swarm, true).await;
+
+    let mut ask = body("hi", false);
+    ask["model"] = json!(swarm);
+    ask["max_tokens"] = json!(8);
+    ask["temperature"] = json!(0);
+    let r = post(&c.servers[0], &key, &ask).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = r.json().await.unwrap();
+    let completion = v["usage"]["completion_tokens"].as_u64().unwrap();
+    assert!((1..=8).contains(&completion), "{v}");
+    let accepted = "shoal_cluster_forwarded_jobs_total{outcome=\"accepted\"}";
+    assert_eq!(metric(&c.servers[0], accepted).await, 1);
+    assert_eq!(
+        metric(&c.servers[1], "shoal_cluster_served_jobs_total").await,
+        1
+    );
+    node.kill();
+    c.wait_available_of(&key, swarm, false).await;
+    c.finish().await;
 }

@@ -230,13 +230,12 @@ impl Link {
         };
         let pool = &self.state().pool;
         let draining = self.draining.load(Ordering::SeqCst);
+        // Span nodes are not offered one by one: the ring is, as `service-swarm`.
+        let mut offers = pool.offers();
+        offers.extend(shoal_gateway::swarm::offer(self.state()));
         Announce {
             replica: self.me.clone(),
-            offers: if draining {
-                vec![]
-            } else {
-                wire(pool.offers())
-            },
+            offers: if draining { vec![] } else { wire(offers) },
             images: if draining {
                 vec![]
             } else {

@@ -141,6 +141,9 @@ impl Link {
     async fn dispatch(&self, model: &str, work: Work) -> Result<Running, Option<ErrorCode>> {
         let pool = &self.state().pool;
         let dispatched = match work {
+            Work::Chat(request) if model == shoal_gateway::swarm::MODEL => {
+                shoal_gateway::swarm::dispatch_here(self.state(), &request).map(Running::Chat)
+            }
             Work::Chat(request) => pool.dispatch_here(model, &request).await.map(Running::Chat),
             Work::Image(request) => {
                 (pool.dispatch_image_here(model, &request).await).map(Running::Image)

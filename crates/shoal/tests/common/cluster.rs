@@ -78,13 +78,25 @@ pub struct WorkerProcess {
 impl WorkerProcess {
     /// Serves `service-pro` with `concurrency` slots from `upstream` (a `…/v1` URL) on `s`.
     pub fn start(s: &Server, store: &Loc, upstream: &str, concurrency: u32) -> WorkerProcess {
+        WorkerProcess::start_with(s, store, |cmd| {
+            cmd.args(["--backend", "openai", "--upstream", upstream])
+                .args(["--serve", "service-pro", "--concurrency"])
+                .arg(concurrency.to_string());
+        })
+    }
+
+    /// `shoal worker` on `s` with its token, and the backend's arguments `backend` adds.
+    pub fn start_with(
+        s: &Server,
+        store: &Loc,
+        backend: impl FnOnce(&mut Command),
+    ) -> WorkerProcess {
         let token = admin(store, &["worker-token", "create", "--name", "cluster"]);
         let log = s.data_dir.join(format!("worker-{}.log", rand_tag()));
-        let child = Command::new(shoal_bin())
-            .args(["worker", "--gateway", &s.base, "--token", &token])
-            .args(["--backend", "openai", "--upstream", upstream])
-            .args(["--serve", "service-pro", "--concurrency"])
-            .arg(concurrency.to_string())
+        let mut cmd = Command::new(shoal_bin());
+        cmd.args(["worker", "--gateway", &s.base, "--token", &token]);
+        backend(&mut cmd);
+        let child = cmd
             .env("SHOAL_LOG", "info")
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(log).unwrap())
