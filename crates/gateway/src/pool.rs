@@ -13,8 +13,10 @@
 //!
 //! A peer is another replica's workers for one model, as this replica sees them (`shoal-cluster`
 //! registers and feeds them): its outbox leads to that replica, which runs the job on a worker
-//! of its own. A chat job goes to a peer only when no worker connected here has a free slot;
-//! the relay cannot tell the two apart, so failover, cancel and settlement are the same.
+//! of its own. A job (chat or image) goes to a peer only when no worker connected here has a
+//! free slot; the relay and the image driver cannot tell the two apart, so failover, cancel and
+//! settlement are the same. A peer whose replica is shutting down is retired: it takes no new
+//! job and leaves the pool when its last one ends.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -87,14 +89,22 @@ struct Worker {
     jobs: HashMap<String, Sink>,
     /// Another replica's workers, reached through it (see the module documentation).
     peer: bool,
+    /// A peer whose replica is shutting down: no new job; gone when its last job ends.
+    retiring: bool,
 }
 
 impl Worker {
     fn serves(&self, model: &str) -> bool {
-        self.kind != WorkerKind::Image && self.models.iter().any(|m| m.id == model)
+        self.kind != WorkerKind::Image
+            && !self.retiring
+            && self.models.iter().any(|m| m.id == model)
     }
     fn renders_images(&self) -> bool {
-        self.kind == WorkerKind::Image
+        self.kind == WorkerKind::Image && !self.retiring
+    }
+    /// An image worker (or peer) rendering with `model`.
+    fn renders_with(&self, model: &str) -> bool {
+        self.renders_images() && self.models.first().is_some_and(|m| m.id == model)
     }
     fn free(&self) -> bool {
         (self.jobs.len() as u32) < self.capacity
@@ -239,6 +249,11 @@ impl Pool {
         self.lock().workers.len()
     }
 
+    /// Requests waiting for a free slot now.
+    pub fn waiting(&self) -> usize {
+        self.lock().waiting
+    }
+
     /// Adds a worker. `models` carry catalog ids; `announced` maps those the worker named
     /// differently (by an alias) back to its own name, which its jobs use.
     pub fn register(
@@ -257,6 +272,7 @@ impl Pool {
             outbox,
             jobs: HashMap::new(),
             peer: false,
+            retiring: false,
         };
         self.insert(worker)
     }
@@ -300,7 +316,7 @@ impl Pool {
         request: &JobRequest,
         exclude: &[WorkerId],
     ) -> Result<Job, DispatchError> {
-        self.when_free(|| self.try_dispatch(model, request, exclude, false))
+        self.when_free(|| self.try_dispatch(model, request, exclude, Reach::Any))
             .await
     }
 
@@ -311,8 +327,28 @@ impl Pool {
         model: &str,
         request: &JobRequest,
     ) -> Result<Job, DispatchError> {
-        self.when_free(|| self.try_dispatch(model, request, &[], true))
+        self.when_free(|| self.try_dispatch(model, request, &[], Reach::Here))
             .await
+    }
+
+    /// [`Pool::dispatch`] to other replicas' workers only: for `service-swarm` when this
+    /// replica's own ring cannot take the job.
+    pub async fn dispatch_to_peers(
+        &self,
+        model: &str,
+        request: &JobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<Job, DispatchError> {
+        self.when_free(|| self.try_dispatch(model, request, exclude, Reach::Peers))
+            .await
+    }
+
+    /// True when another replica's workers serve `model`.
+    pub fn peers_serve(&self, model: &str) -> bool {
+        self.lock()
+            .workers
+            .values()
+            .any(|w| w.peer && w.serves(model))
     }
 
     /// Sends an image job to the least-loaded image worker with a free slot, skipping
@@ -322,7 +358,18 @@ impl Pool {
         request: &ImageJobRequest,
         exclude: &[WorkerId],
     ) -> Result<ImageJob, DispatchError> {
-        self.when_free(|| self.try_dispatch_image(request, exclude))
+        self.when_free(|| self.try_dispatch_image(request, exclude, None))
+            .await
+    }
+
+    /// [`Pool::dispatch_image`] to the image workers connected here that render with `model`:
+    /// for an image job another replica forwarded, which must not travel on.
+    pub async fn dispatch_image_here(
+        &self,
+        model: &str,
+        request: &ImageJobRequest,
+    ) -> Result<ImageJob, DispatchError> {
+        self.when_free(|| self.try_dispatch_image(request, &[], Some(model)))
             .await
     }
 
@@ -332,8 +379,9 @@ impl Pool {
         attempt: impl Fn() -> Result<T, DispatchError>,
     ) -> Result<T, DispatchError> {
         let deadline = tokio::time::Instant::now() + self.queue_timeout;
-        let mut counted_waiting = false;
-        let result = loop {
+        // Counted until this returns or its caller stops waiting (the future is dropped).
+        let mut waiting: Option<Waiting<'_>> = None;
+        loop {
             // Register interest before looking, so a slot freed in between is not missed.
             let notified = self.slot_freed.notified();
             tokio::pin!(notified);
@@ -343,22 +391,18 @@ impl Pool {
                 Err(DispatchError::NoWorker) => break Err(DispatchError::NoWorker),
                 Err(DispatchError::Busy) => {}
             }
-            if !counted_waiting {
+            if waiting.is_none() {
                 let mut state = self.lock();
                 if state.waiting >= self.max_waiting {
                     break Err(DispatchError::Busy);
                 }
                 state.waiting += 1;
-                counted_waiting = true;
+                waiting = Some(Waiting(self));
             }
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
                 break Err(DispatchError::Busy);
             }
-        };
-        if counted_waiting {
-            self.lock().waiting -= 1;
         }
-        result
     }
 
     fn try_dispatch(
@@ -366,15 +410,10 @@ impl Pool {
         model: &str,
         request: &JobRequest,
         exclude: &[WorkerId],
-        here_only: bool,
+        reach: Reach,
     ) -> Result<Job, DispatchError> {
         let mut state = self.lock();
-        // A worker connected here first; another replica's only when none has a free slot.
-        let here = least_loaded(&state, |w| w.serves(model) && !w.peer, exclude);
-        let worker_id = match here {
-            Err(_) if !here_only => least_loaded(&state, |w| w.serves(model), exclude),
-            here => here,
-        }?;
+        let worker_id = pick(&state, |w| w.serves(model), exclude, reach)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = &state.workers[&worker_id];
@@ -402,13 +441,18 @@ impl Pool {
         })
     }
 
+    /// With `here_only` (a forwarded job), only workers connected here rendering with it.
     fn try_dispatch_image(
         &self,
         request: &ImageJobRequest,
         exclude: &[WorkerId],
+        here_only: Option<&str>,
     ) -> Result<ImageJob, DispatchError> {
         let mut state = self.lock();
-        let worker_id = least_loaded(&state, Worker::renders_images, exclude)?;
+        let worker_id = match here_only {
+            Some(model) => pick(&state, |w| w.renders_with(model), exclude, Reach::Here),
+            None => pick(&state, Worker::renders_images, exclude, Reach::Any),
+        }?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = mpsc::unbounded_channel();
         // An image worker announces the one model it renders with.
@@ -556,6 +600,7 @@ impl Pool {
         };
         let sink = worker.jobs.remove(job_id);
         state.job_owner.remove(job_id);
+        forget_if_retired(&mut state, from);
         drop(state);
         if let Some(sink) = &sink {
             self.counters.freed(by, 1);
@@ -585,10 +630,59 @@ impl Pool {
             if let Some(w) = state.workers.get_mut(&worker_id) {
                 w.jobs.remove(job_id);
             }
+            forget_if_retired(&mut state, worker_id);
             drop(state);
             self.counters.freed(FreedBy::Abandoned, 1);
             self.slot_freed.notify_waiters();
         }
+    }
+}
+
+/// Holds a place among the requests waiting for a slot, given back when dropped.
+struct Waiting<'a>(&'a Pool);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.lock().waiting -= 1;
+    }
+}
+
+/// Which workers a job may go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Those connected here first; another replica's when none here has a free slot.
+    Any,
+    /// Those connected here only (a job another replica forwarded).
+    Here,
+    /// Other replicas' only.
+    Peers,
+}
+
+/// The least-loaded eligible worker with a free slot that `reach` allows.
+fn pick(
+    state: &State,
+    eligible: impl Fn(&Worker) -> bool,
+    exclude: &[WorkerId],
+    reach: Reach,
+) -> Result<WorkerId, DispatchError> {
+    match reach {
+        Reach::Peers => least_loaded(state, |w| eligible(w) && w.peer, exclude),
+        Reach::Here => least_loaded(state, |w| eligible(w) && !w.peer, exclude),
+        Reach::Any => match least_loaded(state, |w| eligible(w) && !w.peer, exclude) {
+            Err(_) => least_loaded(state, eligible, exclude),
+            here => here,
+        },
+    }
+}
+
+/// Removes a retiring peer once it runs nothing.
+fn forget_if_retired(state: &mut State, id: WorkerId) {
+    if state
+        .workers
+        .get(&id)
+        .is_some_and(|w| w.retiring && w.jobs.is_empty())
+    {
+        state.workers.remove(&id);
     }
 }
 
@@ -639,15 +733,46 @@ impl Pool {
         capacity: u32,
         outbox: mpsc::UnboundedSender<GatewayMessage>,
     ) -> WorkerId {
+        self.insert_peer(WorkerKind::Upstream, model, capacity, outbox)
+    }
+
+    /// Adds another replica's image workers rendering with `model` as one peer.
+    pub fn register_image_peer(
+        &self,
+        model: ServedModel,
+        capacity: u32,
+        outbox: mpsc::UnboundedSender<GatewayMessage>,
+    ) -> WorkerId {
+        self.insert_peer(WorkerKind::Image, model, capacity, outbox)
+    }
+
+    fn insert_peer(
+        &self,
+        kind: WorkerKind,
+        model: ServedModel,
+        capacity: u32,
+        outbox: mpsc::UnboundedSender<GatewayMessage>,
+    ) -> WorkerId {
         self.insert(Worker {
-            kind: WorkerKind::Upstream,
+            kind,
             models: vec![model],
             announced: HashMap::new(),
             capacity,
             outbox,
             jobs: HashMap::new(),
             peer: true,
+            retiring: false,
         })
+    }
+
+    /// A peer's replica is shutting down: the peer takes no new job, no longer makes its
+    /// model available, and leaves the pool when the jobs it runs end (or now, if none).
+    pub fn retire_peer(&self, id: WorkerId) {
+        let mut state = self.lock();
+        if let Some(w) = state.workers.get_mut(&id).filter(|w| w.peer) {
+            w.retiring = true;
+            forget_if_retired(&mut state, id);
+        }
     }
 
     /// Sets what a peer offers: `free` slots beside the jobs this replica runs on it now.
@@ -662,13 +787,20 @@ impl Pool {
     }
 
     /// Every model a worker connected here serves, with its free slots; peers not included.
+    /// Swarm span nodes are not offered: `service-swarm` runs on this replica's own ring.
     pub fn offers(&self) -> Vec<Offer> {
+        self.offers_of(|w| !matches!(w.kind, WorkerKind::Image | WorkerKind::Swarm))
+    }
+
+    /// [`Pool::offers`] for the image workers connected here, by the model they render with.
+    pub fn image_offers(&self) -> Vec<Offer> {
+        self.offers_of(|w| w.kind == WorkerKind::Image)
+    }
+
+    fn offers_of(&self, eligible: impl Fn(&Worker) -> bool) -> Vec<Offer> {
         let state = self.lock();
         let mut offers: Vec<Offer> = Vec::new();
-        let here = state
-            .workers
-            .values()
-            .filter(|w| !w.peer && !w.renders_images());
+        let here = state.workers.values().filter(|w| !w.peer && eligible(w));
         for w in here {
             let free = w.capacity.saturating_sub(w.jobs.len() as u32);
             for m in &w.models {

@@ -132,7 +132,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let mut seams = Seams {
         limiter,
         image_check,
-        peers,
+        peers: peers.clone(),
         ..Seams::default()
     };
     if let Some(p) = &payments {
@@ -152,7 +152,19 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         None
     };
 
-    shoal_gateway::serve(listener, state, shutdown_signal()).await?;
+    // Other replicas stop sending jobs here at the signal, and hear that this one is gone
+    // once it has stopped.
+    let draining = peers.clone();
+    let shutdown = async move {
+        shutdown_signal().await;
+        if let Some(p) = draining {
+            p.drain();
+        }
+    };
+    shoal_gateway::serve(listener, state, shutdown).await?;
+    if let Some(p) = &peers {
+        p.leave().await;
+    }
     for w in watchers {
         w.abort();
     }

@@ -4,8 +4,12 @@
 //! (`common::upstream`). A client on replica A is served by a worker connected to replica B:
 //! whole answers, streams with usage, tool calls, a client that hangs up; B killed with
 //! SIGKILL mid-stream, and before the first token while replica C has a worker too;
-//! `available` on `/models` the same on every replica. These are the commands of
-//! docs/deploy.md.
+//! `available` on `/models` the same on every replica; a replica shut down with SIGTERM
+//! dropped by the others at once, its running job finished. Images: a real
+//! `shoal-image-worker` on B in front of `tests/e2e/a1111.py` renders for clients of A and C
+//! (PNGs of several MB, over NATS's 1 MiB message limit; progress crosses too), and B killed
+//! mid-render leaves A's hold voided. A `service-swarm` ring (one span node) on B answers A.
+//! These are the commands of docs/deploy.md.
 //!
 //! NATS: SHOAL_TEST_NATS_URL (default nats://127.0.0.1:4222), `SHOAL_TEST_NATS=skip` skips;
 //! Redis and PostgreSQL as in `cluster.rs`.
@@ -14,7 +18,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::cluster::{nats_or_skip, redis_or_skip, WorkerProcess};
+use base64::Engine as _;
+use common::cluster::{
+    image_worker, nats_or_skip, redis_or_skip, tiny_checker, WorkerProcess, A1111,
+};
 use common::upstream::{Upstream, PROMPT_TOKENS};
 use common::{account_with_key, admin, get_json, metric, wait_until, Loc, PgDb, Server};
 use futures::StreamExt;
@@ -35,12 +42,17 @@ struct Cluster {
 impl Cluster {
     /// Three replicas, or `None` when a shared server is missing and skipping is allowed.
     async fn start(tag: &str) -> Option<Cluster> {
+        Cluster::start_with(tag, "").await
+    }
+
+    /// [`Cluster::start`] with more lines of configuration for every replica.
+    async fn start_with(tag: &str, more: &str) -> Option<Cluster> {
         let (redis, nats) = (redis_or_skip()?, nats_or_skip()?);
         let db = PgDb::create(tag).await?;
         let run = format!("{tag}{}x{}", std::process::id(), now_ns());
         let config = format!(
             "redis_url = \"{redis}\"\nredis_key_prefix = \"shoaltest:{run}:\"\n\
-             nats_url = \"{nats}\"\nnats_subject_prefix = \"shoaltest.{run}\"\n"
+             nats_url = \"{nats}\"\nnats_subject_prefix = \"shoaltest.{run}\"\n{more}"
         );
         let store = Loc::Url(db.url.clone());
         let (mut servers, mut dirs) = (Vec::new(), Vec::new());
@@ -71,21 +83,41 @@ impl Cluster {
         Some(cluster)
     }
 
+    /// Three replicas, a key with credits, and a worker (2 slots) on B in front of a scripted
+    /// upstream, available everywhere.
+    async fn worker_on_b(tag: &str) -> Option<(Cluster, String, Upstream, WorkerProcess)> {
+        let c = Cluster::start(tag).await?;
+        let email = format!("{tag}@example.com");
+        let (_, key) = account_with_key(&c.store, &email, 100_000, Some(100_000));
+        let up = Upstream::start(Duration::ZERO).await;
+        let worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
+        c.wait_available(&key, true).await;
+        Some((c, key, up, worker))
+    }
+
     /// `available` of the model on each replica's `/models`.
     async fn availability(&self, key: &str) -> Vec<bool> {
+        self.availability_of(key, MODEL).await
+    }
+
+    async fn availability_of(&self, key: &str, model: &str) -> Vec<bool> {
         let mut out = Vec::new();
         for s in &self.servers {
             let models = get_json(&s.url("/api/v1/models"), key).await;
             let m = models["data"].as_array().unwrap().iter();
-            let entry = m.clone().find(|m| m["id"] == MODEL).unwrap().clone();
+            let entry = m.clone().find(|m| m["id"] == model).unwrap().clone();
             out.push(entry["available"].as_bool().unwrap());
         }
         out
     }
 
     async fn wait_available(&self, key: &str, want: bool) {
+        self.wait_available_of(key, MODEL, want).await;
+    }
+
+    async fn wait_available_of(&self, key: &str, model: &str, want: bool) {
         wait_until("every replica agrees on availability", WAIT, async || {
-            self.availability(key).await == [want; 3]
+            self.availability_of(key, model).await == [want; 3]
         })
         .await;
     }
@@ -235,6 +267,22 @@ async fn a_worker_on_one_replica_serves_clients_of_another() {
     c.finish().await;
 }
 
+/// A stream asked of A with `prompt`, read until its third content chunk (returned).
+async fn stream_from_a(
+    c: &Cluster,
+    key: &str,
+    prompt: &str,
+) -> (
+    impl futures::Stream<Item = reqwest::Result<axum::body::Bytes>> + Unpin,
+    String,
+) {
+    let r = post(&c.servers[0], key, &body(prompt, true)).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let mut stream = r.bytes_stream();
+    let seen = read_chunks(&mut stream, 3).await;
+    (stream, seen)
+}
+
 /// Reads `stream` until it has seen `n` content chunks.
 async fn read_chunks(
     stream: &mut (impl futures::Stream<Item = reqwest::Result<axum::body::Bytes>> + Unpin),
@@ -307,21 +355,11 @@ async fn a_replica_killed_mid_stream_ends_the_stream_with_an_error_and_bills_wha
 /// The replica that took a request dies: the job its worker ran elsewhere is cancelled there.
 #[tokio::test]
 async fn a_job_whose_replica_died_is_cancelled_where_it_runs() {
-    let Some(mut c) = Cluster::start("jobs_kill_origin").await else {
+    let Some((mut c, key, up, _worker)) = Cluster::worker_on_b("jobs_kill_origin").await else {
         return;
     };
-    let (_, key) = account_with_key(&c.store, "origin@example.com", 100_000, Some(100_000));
-    let up = Upstream::start(Duration::ZERO).await;
-    let _worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
-    c.wait_available(&key, true).await;
-    let r = post(
-        &c.servers[0],
-        &key,
-        &body("[[chunks 2000]] [[delay_ms 20]]", true),
-    )
-    .await;
-    let mut stream = r.bytes_stream();
-    read_chunks(&mut stream, 3).await;
+    // Kept open: the job ends because its replica dies, not because its client left.
+    let (_stream, _) = stream_from_a(&c, &key, "[[chunks 2000]] [[delay_ms 20]]").await;
     c.servers[0].child.kill().unwrap();
     c.servers[0].child.wait().unwrap();
     wait_until("the upstream hears the cancel", WAIT, async || {
@@ -469,4 +507,233 @@ async fn replicas_without_nats_run_alone_and_join_once_it_is_up() {
     assert!(a.logs().contains("connected to NATS"));
     drop((a, b));
     db.drop_db().await;
+}
+
+/// A replica that gets SIGTERM tells the others: they stop sending it jobs at once (not after
+/// three silent heartbeats), the job it runs for one of them finishes, and it leaves cleanly.
+#[tokio::test]
+async fn a_replica_shut_down_cleanly_is_dropped_at_once_and_finishes_its_job() {
+    let Some((mut c, key, _up, _worker)) = Cluster::worker_on_b("jobs_sigterm").await else {
+        return;
+    };
+    let (mut stream, mut seen) = stream_from_a(&c, &key, "[[chunks 40]] [[delay_ms 50]]").await;
+    unsafe {
+        libc::kill(c.servers[1].child.id() as i32, libc::SIGTERM);
+    }
+    let (a, rest) = (&c.servers[0], &c.servers[2]);
+    wait_until("A and C no longer offer B's worker", WAIT, async || {
+        let models = get_json(&a.url("/api/v1/models"), &key).await;
+        let on_c = get_json(&rest.url("/api/v1/models"), &key).await;
+        let available = |m: &Value| {
+            (m["data"].as_array().unwrap().iter())
+                .any(|e| e["id"] == MODEL && e["available"] == true)
+        };
+        !available(&models) && !available(&on_c)
+    })
+    .await;
+    // The stream B's worker serves for A runs to its end.
+    while let Some(bytes) = stream.next().await {
+        seen.push_str(&String::from_utf8_lossy(&bytes.unwrap()));
+    }
+    assert!(seen.contains("[DONE]"), "{seen}");
+    assert_eq!(seen.matches("\"content\":\"tok\"").count(), 40);
+    let status = c.servers[1].child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let (a, rest) = (&c.servers[0], &c.servers[2]);
+    for s in [a, rest] {
+        wait_until("B is gone for the others", WAIT, async || {
+            metric(s, "shoal_cluster_replicas").await == 1
+        })
+        .await;
+        assert_eq!(metric(s, "shoal_cluster_replicas_left_total").await, 1);
+        assert_eq!(metric(s, "shoal_cluster_replicas_lost_total").await, 0);
+    }
+    settled(a, &key).await;
+    c.servers.remove(1);
+    c.finish().await;
+}
+
+/// Images posted to A and C render on B's image worker; B killed mid-render voids A's hold.
+#[tokio::test]
+async fn images_render_on_the_replica_with_an_image_worker() {
+    let checker_dir = tempfile::tempdir().unwrap();
+    let checker = tiny_checker(checker_dir.path());
+    let Some(mut c) = Cluster::start_with("jobs_images", &checker).await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "images@example.com", 100, Some(100_000));
+    let sd = A1111::start(1500);
+    let _worker = image_worker(&c.servers[1], &c.store, &sd.url, "sd-cluster");
+    for s in [&c.servers[0], &c.servers[2]] {
+        wait_until("B's image worker is a peer", WAIT, async || {
+            metric(s, "shoal_cluster_peers").await == 1
+        })
+        .await;
+    }
+    let (a, b, third) = (&c.servers[0], &c.servers[1], &c.servers[2]);
+
+    // A large image (seeded noise, ~4.7 MB) through the OpenAI shape on A.
+    let ask = json!({"prompt": format!("{CANARY} a lighthouse"), "size": "1536x1024",
+                     "seed": 42, "steps": 10, "response_format": "b64_json"});
+    let v = post_image(a, "/api/v1/images/generations", &key, &ask).await;
+    let crossed = v["data"][0]["b64_json"].as_str().unwrap().to_owned();
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(&crossed)
+        .unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let size = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    assert_eq!((size(16), size(20)), (1536, 1024));
+    assert!(
+        png.len() > 4 << 20,
+        "{} bytes: more than NATS's 1 MiB",
+        png.len()
+    );
+    assert_eq!(v["model"], "sd-cluster");
+    // The same request where the worker is gives the same bytes: nothing lost or reordered.
+    let here = post_image(b, "/api/v1/images/generations", &key, &ask).await;
+    assert_eq!(here["data"][0]["b64_json"], crossed.as_str());
+    // Progress crossed with it (the stand-in renders for 1.5 s; the worker polls every 0.5 s).
+    assert!(metric(a, "shoal_image_steps_total").await >= 1);
+
+    // The site endpoint on C.
+    let ask = json!({"prompt": format!("{CANARY} a boat"), "width": 512, "height": 512,
+                     "steps": 10, "seed": 7});
+    let v = post_image(third, "/api/images/generate", &key, &ask).await;
+    assert!(v["image"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:image/png;base64,"));
+    assert_eq!(
+        (v["width"].as_u64(), v["credits_charged"].as_u64()),
+        (Some(512), Some(10))
+    );
+    for s in [a, third] {
+        let accepted = "shoal_cluster_forwarded_jobs_total{outcome=\"accepted\"}";
+        assert_eq!(metric(s, accepted).await, 1);
+    }
+    assert_eq!(metric(b, "shoal_cluster_served_jobs_total").await, 2);
+    assert_eq!(settled(a, &key).await, 30);
+    assert_eq!(balance(a, &key).await.0, 70);
+
+    // A client of A hangs up mid-render: the render on B is interrupted, nothing is charged.
+    let request = stalled_render(a, &key, "first");
+    wait_until("the render reaches the stand-in", WAIT, async || {
+        sd.rendered("[[stall]] first").await
+    })
+    .await;
+    request.abort();
+    wait_until("B's worker interrupts the render", WAIT, async || {
+        !sd.received("/sdapi/v1/interrupt").await.is_empty()
+    })
+    .await;
+    assert_eq!(settled(a, &key).await, 30);
+
+    // B dies mid-render: A answers an error and voids its hold; nothing is charged.
+    let request = stalled_render(a, &key, "second");
+    wait_until("the render reaches the stand-in", WAIT, async || {
+        sd.rendered("[[stall]] second").await
+    })
+    .await;
+    c.servers[1].child.kill().unwrap();
+    c.servers[1].child.wait().unwrap();
+    let r = request.await.unwrap();
+    assert!(r.status().is_server_error(), "{}", r.status());
+    let (code, _, _) = common::error_of(r).await;
+    assert_eq!(code, "worker_error");
+    assert_eq!(settled(&c.servers[0], &key).await, 30);
+    assert_eq!(balance(&c.servers[0], &key).await.0, 70);
+    c.servers.remove(1);
+    c.finish().await;
+}
+
+/// A render on `s` that the stand-in holds until it is interrupted, in a task of its own.
+fn stalled_render(s: &Server, key: &str, tag: &str) -> tokio::task::JoinHandle<reqwest::Response> {
+    let prompt = format!("{CANARY} [[stall]] {tag}");
+    let body = json!({"prompt": prompt, "width": 512, "height": 512});
+    let (url, key) = (s.url("/api/images/generate"), key.to_owned());
+    tokio::spawn(async move {
+        reqwest::Client::new()
+            .post(url)
+            .bearer_auth(&key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    })
+}
+
+/// Posts an image request; the answer's JSON, which must be a 200.
+async fn post_image(s: &Server, path: &str, key: &str, body: &Value) -> Value {
+    let r = reqwest::Client::new()
+        .post(s.url(path))
+        .bearer_auth(key)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+/// `service-swarm` on a ring of span nodes connected to B (here one node holding all the
+/// layers of the generated 2-layer model) answers clients of A: the ring is announced as the
+/// model, and the job runs through B's ring.
+#[tokio::test]
+async fn a_swarm_ring_on_one_replica_serves_clients_of_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, span) = (dir.path().join("whole.gguf"), dir.path().join("span.gguf"));
+    // The generated tiny model (2 layers), as `serve --demo` writes it.
+    shoal_worker::llama::test_model::write(&whole, 4096).unwrap();
+    let sliced = std::process::Command::new(common::shoal_bin())
+        .args(["swarm", "slice", "--gguf"])
+        .arg(&whole)
+        .args(["--layers", "0..2", "--out"])
+        .arg(&span)
+        .output()
+        .unwrap();
+    assert!(
+        sliced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sliced.stderr)
+    );
+    let Some(c) = Cluster::start("jobs_swarm").await else {
+        return;
+    };
+    let (_, key) = account_with_key(&c.store, "swarm@example.com", 100_000, Some(100_000));
+    let swarm = "service-swarm";
+    assert_eq!(c.availability_of(&key, swarm).await, [false; 3]);
+    let mut node = WorkerProcess::start_with(&c.servers[1], &c.store, |cmd| {
+        cmd.args(["--backend", "swarm", "--gguf"]).arg(&span).args([
+            "--serve",
+            swarm,
+            "--concurrency",
+            "2",
+            "--threads",
+            "1",
+            "--ctx",
+            "2048",
+        ]);
+    });
+    c.wait_available_of(&key, swarm, true).await;
+
+    let mut ask = body("hi", false);
+    ask["model"] = json!(swarm);
+    ask["max_tokens"] = json!(8);
+    ask["temperature"] = json!(0);
+    let r = post(&c.servers[0], &key, &ask).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let v: Value = r.json().await.unwrap();
+    let completion = v["usage"]["completion_tokens"].as_u64().unwrap();
+    assert!((1..=8).contains(&completion), "{v}");
+    let accepted = "shoal_cluster_forwarded_jobs_total{outcome=\"accepted\"}";
+    assert_eq!(metric(&c.servers[0], accepted).await, 1);
+    assert_eq!(
+        metric(&c.servers[1], "shoal_cluster_served_jobs_total").await,
+        1
+    );
+    node.kill();
+    c.wait_available_of(&key, swarm, false).await;
+    c.finish().await;
 }

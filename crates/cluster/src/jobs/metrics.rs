@@ -50,6 +50,10 @@ pub struct JobMetrics {
     pub peers: Gauge,
     /// Replicas that went silent (their jobs here failed over or ended with an error).
     pub replicas_lost: Counter,
+    /// Replicas that shut down cleanly and said so.
+    pub replicas_left: Counter,
+    /// Jobs cancelled by their origin while they waited here for a worker.
+    pub cancelled_queued: Counter,
     /// 1 while the NATS connection is up.
     pub nats_up: Gauge,
 }
@@ -65,6 +69,8 @@ impl Default for JobMetrics {
             replicas: Gauge::default(),
             peers: Gauge::default(),
             replicas_lost: Counter::default(),
+            replicas_left: Counter::default(),
+            cancelled_queued: Counter::default(),
             nats_up: Gauge::default(),
         }
     }
@@ -107,6 +113,16 @@ impl JobMetrics {
             "replicas_lost",
             "Replicas that went silent",
             self.replicas_lost.clone(),
+        );
+        r.register(
+            "replicas_left",
+            "Replicas that shut down cleanly and said so",
+            self.replicas_left.clone(),
+        );
+        r.register(
+            "cancelled_queued_jobs",
+            "Jobs for other replicas cancelled by their origin while waiting here for a worker",
+            self.cancelled_queued.clone(),
         );
         r.register(
             "nats_up",

@@ -1,12 +1,17 @@
 //! Jobs across replicas over NATS core (no JetStream: nothing is persisted).
 //!
 //! Every replica announces, on `P.replicas`, the models its own workers serve and their free
-//! slots: every heartbeat, and within 100 ms of a change. Each other replica registers them in
-//! its pool as peers (`Pool::register_peer`), one per (replica, model), so `/models` says
+//! slots (chat models, and image workers by the model they render with): every heartbeat, and
+//! within 100 ms of a change. Each other replica registers them in its pool as peers
+//! (`Pool::register_peer`, `register_image_peer`), one per (replica, model), so `/models` says
 //! `available` alike everywhere within a heartbeat, and a request that finds no free worker
 //! connected where it arrived is dispatched to a peer like to any worker: `origin` sends the
 //! job by request/reply to that replica, whose `runner` hands it to a worker of its own and
-//! streams the events back on the job's own subject. Cancels go the same way.
+//! streams the events back on the job's own subject (an image in parts, see `wire`). Cancels
+//! go the same way, and reach a job still waiting there for a worker.
+//!
+//! A clean shutdown is announced: `draining` at SIGTERM (the others retire its peers at once:
+//! no new job goes there, those running finish), `gone` once it has stopped.
 //!
 //! The replica that took the request holds and settles its credits (the relay does, as for a
 //! local worker); the runner never touches the ledger. A replica silent for three heartbeats
@@ -20,6 +25,8 @@ mod runner;
 pub mod wire;
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -32,7 +39,7 @@ use shoal_gateway::pool::WorkerId;
 use shoal_gateway::AppState;
 
 use self::metrics::JobMetrics;
-use self::wire::{Announce, OfferWire, Subjects};
+use self::wire::{Announce, OfferWire, ReplicaState, Subjects};
 
 /// Subject prefix unless configured otherwise.
 pub const DEFAULT_SUBJECT_PREFIX: &str = "shoal";
@@ -41,6 +48,8 @@ pub const HEARTBEAT: Duration = Duration::from_secs(1);
 const MISSED_HEARTBEATS: u32 = 3;
 /// How often the offer is compared with the last one announced.
 const OFFER_CHECK: Duration = Duration::from_millis(100);
+/// How long a replica that stopped serving HTTP waits for the jobs it runs for others.
+const LEAVE_GRACE: Duration = Duration::from_secs(30);
 
 /// This replica's link to the others (the gateway's [`Peers`]).
 pub struct NatsPeers {
@@ -58,12 +67,18 @@ struct Link {
     /// Jobs run here for other replicas, by (origin, origin's job id).
     served: Mutex<HashMap<(String, String), runner::Served>>,
     state: OnceLock<AppState>,
+    /// Set at SIGTERM: no job is taken from other replicas any more.
+    draining: AtomicBool,
+    /// Set once `gone` is said; held while an announcement is published, so none follows it.
+    gone: tokio::sync::Mutex<bool>,
 }
 
 struct Replica {
     last_seen: Instant,
-    /// Model id → the peer standing for this replica's workers of that model.
-    peers: HashMap<String, WorkerId>,
+    /// (image?, model id) → the peer standing for this replica's workers of that model.
+    peers: HashMap<(bool, String), WorkerId>,
+    /// It is shutting down: its peers are retired.
+    draining: bool,
 }
 
 impl NatsPeers {
@@ -95,6 +110,8 @@ impl NatsPeers {
                 replicas: Mutex::new(HashMap::new()),
                 served: Mutex::new(HashMap::new()),
                 state: OnceLock::new(),
+                draining: AtomicBool::new(false),
+                gone: tokio::sync::Mutex::new(false),
             }),
         })
     }
@@ -140,6 +157,16 @@ impl Peers for NatsPeers {
             }
         });
     }
+
+    fn drain(&self) {
+        if !self.link.draining.swap(true, Ordering::SeqCst) {
+            tracing::info!("shutting down: other replicas send no more jobs here");
+        }
+    }
+
+    fn leave(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(self.link.leave())
+    }
 }
 
 impl Link {
@@ -175,31 +202,90 @@ impl Link {
     async fn announce(self: Arc<Self>) {
         let mut tick = tokio::time::interval(OFFER_CHECK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut last: Option<(Vec<OfferWire>, Instant)> = None;
+        let mut last: Option<(Announce, Instant)> = None;
         loop {
             tick.tick().await;
-            let offers: Vec<OfferWire> = (self.state().pool.offers().into_iter())
+            let now = self.offer();
+            let due = match &last {
+                Some((sent, at)) => *sent != now || at.elapsed() >= HEARTBEAT,
+                None => true,
+            };
+            if due && self.publish_offer(&now).await {
+                last = Some((now, Instant::now()));
+            }
+            self.sweep();
+            self.sweep_cancels();
+        }
+    }
+
+    /// What this replica offers now: nothing new once it is draining.
+    fn offer(&self) -> Announce {
+        let wire = |offers: Vec<shoal_gateway::pool::Offer>| -> Vec<OfferWire> {
+            (offers.into_iter())
                 .map(|o| OfferWire {
                     model: o.model,
                     free: o.free,
                 })
-                .collect();
-            let due = match &last {
-                Some((sent, at)) => *sent != offers || at.elapsed() >= HEARTBEAT,
-                None => true,
-            };
-            if due {
-                let a = Announce {
-                    replica: self.me.clone(),
-                    offers: offers.clone(),
-                };
-                let body = serde_json::to_vec(&a).expect("announcements serialize");
-                let subject = self.subjects.replicas();
-                if self.client.publish(subject, body.into()).await.is_ok() {
-                    last = Some((offers, Instant::now()));
-                }
+                .collect()
+        };
+        let pool = &self.state().pool;
+        let draining = self.draining.load(Ordering::SeqCst);
+        // Span nodes are not offered one by one: the ring is, as `service-swarm`.
+        let mut offers = pool.offers();
+        offers.extend(shoal_gateway::swarm::offer(self.state()));
+        Announce {
+            replica: self.me.clone(),
+            offers: if draining { vec![] } else { wire(offers) },
+            images: if draining {
+                vec![]
+            } else {
+                wire(pool.image_offers())
+            },
+            state: if draining {
+                ReplicaState::Draining
+            } else {
+                ReplicaState::Serving
+            },
+        }
+    }
+
+    /// Publishes an announcement, unless this replica already said it is gone.
+    async fn publish_offer(&self, a: &Announce) -> bool {
+        let mut gone = self.gone.lock().await;
+        if *gone {
+            return false;
+        }
+        *gone = a.state == ReplicaState::Gone;
+        let body = serde_json::to_vec(a).expect("announcements serialize");
+        let subject = self.subjects.replicas();
+        self.client.publish(subject, body.into()).await.is_ok()
+    }
+
+    /// Waits (bounded) for the jobs run here for others to end, then says this replica is gone.
+    async fn leave(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+        let deadline = Instant::now() + LEAVE_GRACE;
+        while self.serving() > 0 {
+            if Instant::now() >= deadline {
+                tracing::warn!("jobs run here for other replicas were cut short by the shutdown");
+                break;
             }
-            self.sweep();
+            tokio::time::sleep(OFFER_CHECK).await;
+        }
+        let gone = Announce {
+            replica: self.me.clone(),
+            offers: vec![],
+            images: vec![],
+            state: ReplicaState::Gone,
+        };
+        let said = async { self.publish_offer(&gone).await && self.client.flush().await.is_ok() };
+        if !matches!(
+            tokio::time::timeout(Duration::from_secs(1), said).await,
+            Ok(true)
+        ) {
+            tracing::warn!(
+                "could not tell other replicas this one is gone; they notice within 3 s"
+            );
         }
     }
 }

@@ -6,12 +6,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use shoal_gateway::pool::{JobEvent, WorkerId};
+use shoal_gateway::pool::{ImageEvent, JobEvent, WorkerId};
 use shoal_protocol::worker::{ErrorCode, GatewayMessage, WorkerMessage};
 use tokio::sync::mpsc;
 
 use super::metrics::HandOver;
-use super::wire::{event_from_wire, is_token, Accepted, Announce, Cancel, Forward};
+use super::wire::{
+    event_from_wire, image_event_from_wire, is_token, Accepted, Announce, Cancel, Forward,
+    ImageParts, OfferWire, ReplicaState, IMAGE_PART,
+};
 use super::{Link, Replica};
 
 /// Beyond the pool's own queueing there, how long the runner may take to answer a job.
@@ -29,38 +32,85 @@ impl Link {
         if a.replica == self.me || !is_token(&a.replica) {
             return;
         }
-        let pool = &self.state().pool;
         let mut replicas = self.replicas.lock().unwrap_or_else(|p| p.into_inner());
+        if a.state == ReplicaState::Gone {
+            if let Some(r) = replicas.remove(&a.replica) {
+                tracing::info!(replica = %a.replica, "another replica left");
+                self.metrics.replicas_left.inc();
+                self.drop_peers(r);
+            }
+            return self.count(&replicas);
+        }
         let known = replicas.len();
         let r = replicas
             .entry(a.replica.clone())
             .or_insert_with(|| Replica {
                 last_seen: Instant::now(),
                 peers: Default::default(),
+                draining: false,
             });
         r.last_seen = Instant::now();
-        for offer in &a.offers {
-            match r.peers.get(&offer.model.id) {
+        if a.state == ReplicaState::Draining || r.draining {
+            self.retire(&a.replica, r);
+        } else {
+            self.update_peers(&a.replica, r, false, &a.offers);
+            self.update_peers(&a.replica, r, true, &a.images);
+        }
+        if replicas.len() != known {
+            tracing::info!(replica = %a.replica, "another replica joined");
+        }
+        self.count(&replicas);
+    }
+
+    /// Registers, updates or removes `replica`'s chat (or image) peers as `offers` says.
+    fn update_peers(
+        self: &Arc<Self>,
+        replica: &str,
+        r: &mut Replica,
+        image: bool,
+        offers: &[OfferWire],
+    ) {
+        let pool = &self.state().pool;
+        for offer in offers {
+            match r.peers.get(&(image, offer.model.id.clone())) {
                 Some(id) => pool.update_peer(*id, offer.model.clone(), offer.free),
                 None => {
                     let (tx, rx) = mpsc::unbounded_channel();
-                    let id = pool.register_peer(offer.model.clone(), offer.free, tx);
-                    r.peers.insert(offer.model.id.clone(), id);
-                    tokio::spawn(self.clone().outbox(a.replica.clone(), id, rx));
+                    let (model, free) = (offer.model.clone(), offer.free);
+                    let id = match image {
+                        true => pool.register_image_peer(model, free, tx),
+                        false => pool.register_peer(model, free, tx),
+                    };
+                    r.peers.insert((image, offer.model.id.clone()), id);
+                    tokio::spawn(self.clone().outbox(replica.to_owned(), id, rx));
                 }
             }
         }
-        r.peers.retain(|model, id| {
-            let still = a.offers.iter().any(|o| &o.model.id == model);
+        r.peers.retain(|(kind, model), id| {
+            let still = *kind != image || offers.iter().any(|o| &o.model.id == model);
             if !still {
                 pool.unregister(*id);
             }
             still
         });
-        if replicas.len() != known {
-            tracing::info!(replica = %a.replica, "another replica joined");
+    }
+
+    /// `replica` is shutting down: its peers take no new job and go when their jobs end.
+    fn retire(&self, replica: &str, r: &mut Replica) {
+        if !r.draining {
+            tracing::info!(%replica, "another replica is shutting down; no new job goes there");
+            r.draining = true;
+            r.peers
+                .values()
+                .for_each(|p| self.state().pool.retire_peer(*p));
         }
-        self.count(&replicas);
+    }
+
+    /// Removes a replica's peers from the pool, failing the jobs they still run.
+    fn drop_peers(&self, r: Replica) {
+        r.peers
+            .values()
+            .for_each(|p| self.state().pool.unregister(*p));
     }
 
     fn count(&self, replicas: &HashMap<String, Replica>) {
@@ -81,9 +131,7 @@ impl Link {
             if let Some(r) = replicas.remove(&id) {
                 tracing::warn!(replica = %id, "a replica went silent; its jobs fail over or end");
                 self.metrics.replicas_lost.inc();
-                r.peers
-                    .values()
-                    .for_each(|p| self.state().pool.unregister(*p));
+                self.drop_peers(r);
             }
         }
         self.metrics.replicas.set(replicas.len() as i64);
@@ -103,84 +151,94 @@ impl Link {
         mut rx: mpsc::UnboundedReceiver<GatewayMessage>,
     ) {
         while let Some(message) = rx.recv().await {
-            match message {
+            let forward = |job_id, model, request, image| Forward {
+                origin: self.me.clone(),
+                job_id,
+                model,
+                request,
+                image,
+            };
+            let forward = match message {
                 GatewayMessage::Job {
                     job_id,
                     model,
                     request,
-                } => {
-                    let forward = Forward {
-                        origin: self.me.clone(),
-                        job_id,
-                        model,
-                        request,
-                    };
-                    tokio::spawn(self.clone().forward(replica.clone(), peer, forward));
-                }
+                } => forward(job_id, model, Some(request), None),
+                GatewayMessage::ImageJob {
+                    job_id,
+                    model,
+                    request,
+                } => forward(job_id, model, None, Some(request)),
                 GatewayMessage::Cancel { job_id } => {
-                    let cancel = Cancel {
-                        origin: self.me.clone(),
-                        job_id,
-                    };
-                    let body = serde_json::to_vec(&cancel).expect("cancels serialize");
-                    let subject = self.subjects.cancel(&replica);
-                    if self.client.publish(subject, body.into()).await.is_err() {
-                        tracing::warn!("a cancel could not be sent to another replica");
-                    }
+                    self.send_cancel(&replica, job_id).await;
+                    continue;
                 }
-                // Image jobs are never dispatched to a peer.
-                _ => {}
-            }
+                // Nothing else is sent to a peer.
+                _ => continue,
+            };
+            tokio::spawn(self.clone().forward(replica.clone(), peer, forward));
+        }
+    }
+
+    async fn send_cancel(&self, replica: &str, job_id: String) {
+        let cancel = Cancel {
+            origin: self.me.clone(),
+            job_id,
+        };
+        let body = serde_json::to_vec(&cancel).expect("cancels serialize");
+        let subject = self.subjects.cancel(replica);
+        if self.client.publish(subject, body.into()).await.is_err() {
+            tracing::warn!("a cancel could not be sent to another replica");
         }
     }
 
     /// Sends one job to `replica` and brings its events back to the pool.
     async fn forward(self: Arc<Self>, replica: String, peer: WorkerId, forward: Forward) {
         let job_id = forward.job_id.clone();
-        let pool = &self.state().pool;
-        let lost = |code| JobEvent::Failed {
-            code,
-            retryable: true,
+        let mut back = Back {
+            link: &self,
+            peer,
+            job_id: &job_id,
+            image: forward
+                .image
+                .as_ref()
+                .map(|_| ImageParts::new(self.image_limit())),
         };
         let events_subject = self.subjects.events(&self.me, &job_id);
         // Subscribed before the job is sent, so that no event can come first.
         let Ok(mut events) = self.client.subscribe(events_subject).await else {
             self.metrics.handed_over(HandOver::Unreachable);
-            return pool.deliver(peer, &job_id, lost(ErrorCode::WorkerLost));
+            return back.fail(ErrorCode::WorkerLost);
         };
         let sent = Instant::now();
-        match self.hand_over(&replica, &forward).await {
-            Ok(()) => {}
-            Err(code) => return pool.deliver(peer, &job_id, lost(code)),
+        if let Err(code) = self.hand_over(&replica, &forward).await {
+            return back.fail(code);
         }
         drop(forward);
+        let pool = &self.state().pool;
         let mut first = true;
         loop {
             let message = match tokio::time::timeout(EVENT_CHECK, events.next()).await {
                 Ok(Some(m)) => m,
-                Ok(None) => return pool.deliver(peer, &job_id, lost(ErrorCode::WorkerLost)),
+                Ok(None) => return back.fail(ErrorCode::WorkerLost),
                 Err(_) if pool.runs(peer, &job_id) => continue,
                 // The job ended here (its replica went silent, or it was abandoned).
                 Err(_) => return,
-            };
-            let Some(event) = serde_json::from_slice::<WorkerMessage>(&message.payload)
-                .ok()
-                .and_then(event_from_wire)
-            else {
-                tracing::warn!("an undecodable job event from another replica was dropped");
-                continue;
             };
             if first {
                 first = false;
                 let waited = sent.elapsed().as_secs_f64();
                 self.metrics.first_event_seconds.observe(waited);
             }
-            let ends = !matches!(event, JobEvent::Delta { .. });
-            pool.deliver(peer, &job_id, event);
-            if ends {
+            if back.deliver(&message) {
                 return;
             }
         }
+    }
+
+    /// The most bytes an image crossing back may take: as much as on the worker socket.
+    fn image_limit(&self) -> usize {
+        self.state().config.body_limit_bytes * 2
     }
 
     /// Sends the job and waits for the runner's answer: taken, or the code it failed with.
@@ -223,5 +281,74 @@ impl Link {
                 Err(ErrorCode::WorkerLost)
             }
         }
+    }
+}
+
+/// Where a forwarded job's events go back to: the pool, as from the peer that stands for the
+/// replica running it.
+struct Back<'a> {
+    link: &'a Link,
+    peer: WorkerId,
+    job_id: &'a str,
+    /// An image job's parts received so far; `None` for a chat job.
+    image: Option<ImageParts>,
+}
+
+impl Back<'_> {
+    /// Ends the job with `code` (retryable: no worker produced anything for it).
+    fn fail(&self, code: ErrorCode) {
+        let pool = &self.link.state().pool;
+        if self.image.is_some() {
+            let failed = ImageEvent::Failed {
+                code,
+                retryable: true,
+            };
+            pool.deliver_image(self.peer, self.job_id, failed);
+        } else {
+            let failed = JobEvent::Failed {
+                code,
+                retryable: true,
+            };
+            pool.deliver(self.peer, self.job_id, failed);
+        }
+    }
+
+    /// Hands one message from the runner to the job; true when it ended the job.
+    fn deliver(&mut self, message: &async_nats::Message) -> bool {
+        let pool = &self.link.state().pool;
+        let part = (message.headers.as_ref()).and_then(|h| h.get(IMAGE_PART));
+        if let (Some(parts), Some(part)) = (self.image.as_mut(), part) {
+            return match parts.add(part.as_str(), &message.payload) {
+                Ok(None) => false,
+                Ok(Some(png_base64)) => {
+                    let image = ImageEvent::Image { png_base64 };
+                    pool.deliver_image(self.peer, self.job_id, image);
+                    true
+                }
+                Err(_) => {
+                    tracing::warn!("an image from another replica arrived broken; the job failed");
+                    self.fail(ErrorCode::WorkerLost);
+                    true
+                }
+            };
+        }
+        let Ok(wire) = serde_json::from_slice::<WorkerMessage>(&message.payload) else {
+            tracing::warn!("an undecodable job event from another replica was dropped");
+            return false;
+        };
+        if self.image.is_some() {
+            let Some(event) = image_event_from_wire(wire) else {
+                return false;
+            };
+            let ends = !matches!(event, ImageEvent::Progress { .. });
+            pool.deliver_image(self.peer, self.job_id, event);
+            return ends;
+        }
+        let Some(event) = event_from_wire(wire) else {
+            return false;
+        };
+        let ends = !matches!(event, JobEvent::Delta { .. });
+        pool.deliver(self.peer, self.job_id, event);
+        ends
     }
 }

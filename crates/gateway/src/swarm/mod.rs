@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::gauge::Gauge;
 use shoal_protocol::swarm::{FrameHeader, FrameKind, Sampling, SpanInfo};
-use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest};
+use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest, ServedModel};
 
 use crate::pool::{DispatchError, Job, JobEvent, Pool, WorkerId};
 use crate::AppState;
@@ -247,28 +247,52 @@ impl Swarm {
     }
 }
 
-/// Dispatches a chat job: swarm jobs through a chain, the rest to the pool.
+/// Dispatches a chat job: swarm jobs through a chain of this replica's ring, or, when it has
+/// none free, to another replica whose ring announced one; the rest to the pool.
 pub async fn dispatch(
     state: &AppState,
     model: &str,
     request: &JobRequest,
     exclude: &[WorkerId],
 ) -> Result<Job, DispatchError> {
-    if model == MODEL {
-        state.swarm.open(&state.pool, request, exclude)
-    } else {
-        state.pool.dispatch(model, request, exclude).await
+    if model != MODEL {
+        return state.pool.dispatch(model, request, exclude).await;
+    }
+    match state.swarm.open(&state.pool, request, exclude) {
+        Err(_) if state.pool.peers_serve(MODEL) => {
+            (state.pool.dispatch_to_peers(MODEL, request, exclude)).await
+        }
+        opened => opened,
     }
 }
 
-/// Whether a model can be served now: the swarm model when the ring covers, the rest when a
-/// worker serves them.
+/// A swarm job another replica forwarded: this replica's ring only.
+pub fn dispatch_here(state: &AppState, request: &JobRequest) -> Result<Job, DispatchError> {
+    state.swarm.open(&state.pool, request, &[])
+}
+
+/// Whether a model can be served now: the swarm model when a ring (here, or another
+/// replica's) covers it, the rest when a worker serves them.
 pub fn available(state: &AppState, model: &str) -> bool {
     if model == MODEL {
-        state.swarm.available()
+        state.swarm.available() || state.pool.peers_serve(MODEL)
     } else {
         state.pool.available(model)
     }
+}
+
+/// What this replica's ring offers other replicas: `service-swarm` with one free slot while a
+/// chain is free now, none while every chain is busy; `None` without a ring.
+pub fn offer(state: &AppState) -> Option<crate::pool::Offer> {
+    if !state.swarm.available() {
+        return None;
+    }
+    let free = u32::from(state.swarm.lock().ring.chain(&[]).is_some());
+    let model = (state.pool.capabilities(MODEL)).unwrap_or_else(|| ServedModel {
+        id: MODEL.to_owned(),
+        ..Default::default()
+    });
+    Some(crate::pool::Offer { model, free })
 }
 
 #[cfg(test)]
