@@ -48,13 +48,14 @@ def model6(tmp_path_factory, shoal_bin) -> tuple[Path, dict]:
 class SpanWorker:
     """`shoal worker --backend swarm --gguf SPAN --serve service-swarm`."""
 
-    def __init__(self, bin_path: Path, gateway: Gateway, span: Path, log_dir: Path):
+    def __init__(self, bin_path: Path, gateway: Gateway, span: Path, log_dir: Path,
+                 extra: tuple = ()):
         name = f"swarm-{span.stem}-{uuid.uuid4().hex[:4]}"
         err_log = log_dir / f"{name}.stderr.log"
         out_log = log_dir / f"{name}.stdout.log"
         cmd = [str(bin_path), "worker", "--gateway", gateway.base,
                "--token", gateway.worker_token(name), "--backend", "swarm", "--gguf", str(span),
-               "--serve", SWARM, "--concurrency", "2", "--threads", "1", "--ctx", "2048"]
+               "--serve", SWARM, "--concurrency", "2", "--threads", "1", "--ctx", "2048", *extra]
         popen = subprocess.Popen(cmd, stdout=open(out_log, "wb"), stderr=open(err_log, "wb"),
                                  stdin=subprocess.DEVNULL, env=clean_env(SHOAL_LOG=SHOAL_LOG))
         self.err_log = err_log
