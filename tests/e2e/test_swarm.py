@@ -9,6 +9,7 @@ With a span held twice, losing the node in use mid-stream must go unnoticed by t
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 import uuid
@@ -170,11 +171,15 @@ def test_losing_the_only_node_of_a_span_closes_the_ring(ring, client):
     assert e.value.status_code == 503
 
 
+HEARTBEAT_MS = 500
+
+
 @pytest.fixture
 def twin_ring(shoal_bin, tmp_path, log_dir, model6):
-    """A gateway and four span nodes: the last span twice."""
+    """A gateway (heartbeats every 500 ms) and four span nodes: the last span twice."""
     _, spans = model6
-    gw = Gateway(shoal_bin, tmp_path / "gateway", log_dir)
+    gw = Gateway(shoal_bin, tmp_path / "gateway", log_dir,
+                 config_toml=f"worker_heartbeat_ms = {HEARTBEAT_MS}\n")
     nodes = [SpanWorker(shoal_bin, gw, spans[r], log_dir) for r in [(0, 2), (2, 4), (4, 6), (4, 6)]]
     for w in nodes:
         wait_for(w.joined, START_TIMEOUT_S, f"{w.proc.name} ready")
@@ -182,11 +187,16 @@ def twin_ring(shoal_bin, tmp_path, log_dir, model6):
              "four span nodes in the ring")
     yield gw, nodes
     for w in nodes:
+        if w.proc.alive():
+            w.proc.popen.send_signal(signal.SIGCONT)
         w.proc.terminate(timeout=10)
     gw.stop()
 
 
-def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_ring):
+@pytest.mark.parametrize("loss", ["killed", "silent"])
+def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_ring, loss):
+    """`killed`: SIGKILL, the socket closes at once. `silent`: SIGSTOP, the socket stays open
+    and the gateway drops the node after three missed heartbeats."""
     gw, nodes = twin_ring
     twins = {w.worker_id(): w for w in nodes[2:]}
     assert None not in twins and len(twins) == 2, "each twin logs its worker id"
@@ -213,7 +223,10 @@ def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_rin
                 busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
                 assert len(busy) == 1, f"one twin runs the session: {busy}"
                 killed = twins[busy.pop()]
-                killed.proc.kill()
+                if loss == "killed":
+                    killed.proc.kill()
+                else:
+                    killed.proc.popen.send_signal(signal.SIGSTOP)
         return "".join(text), deltas, usage, finish, killed
 
     whole, deltas, usage, finish, _ = run(None)
@@ -221,7 +234,7 @@ def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_rin
     assert metric(gw, "shoal_swarm_sessions_rerouted_total") == 0
     text, _, usage2, finish2, killed = run(5)
     assert killed is not None, "the stream ended before the kill"
-    assert not killed.proc.alive()
+    assert loss == "silent" or not killed.proc.alive()
     assert text == whole, "the repaired stream must go on where it was, repeating nothing"
     assert (usage2.prompt_tokens, usage2.completion_tokens) == (usage.prompt_tokens, usage.completion_tokens)
     assert finish2 == finish
