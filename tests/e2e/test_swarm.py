@@ -8,10 +8,12 @@ With a span held twice, losing the node in use mid-stream must go unnoticed by t
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -19,7 +21,8 @@ import httpx
 import openai
 import pytest
 
-from harness import REPO_ROOT, SHOAL_LOG, START_TIMEOUT_S, Gateway, Proc, clean_env, wait_for
+from harness import (REPO_ROOT, SHOAL_LOG, START_TIMEOUT_S, Gateway, Proc, clean_env, credits_for,
+                     wait_for)
 
 from test_llama import LlamaWorker
 
@@ -242,3 +245,43 @@ def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_rin
     assert metric(gw, "shoal_swarm_sessions_broken_total") == 1
     # The survivor carries the ring alone now.
     assert gw.available(SWARM)
+
+
+def test_no_cover_within_the_deadline_ends_the_stream_with_an_error_billed_as_delivered(twin_ring):
+    """Both nodes of the last span go: the session waits 10 s (the repair deadline) for a span
+    to join, none does, and the stream ends with an error event; only the delivered tokens are
+    billed."""
+    gw, nodes = twin_ring
+    account = gw.new_account(credits=1000)
+    twins = {w.worker_id(): w for w in nodes[2:]}
+    spare = nodes[3]
+    spare.proc.kill()
+    wait_for(lambda: swarm_status(gw)[1].count("sessions 0/2") == 3, 10, "the spare to leave")
+    body = {"model": SWARM, "messages": [{"role": "user", "content": "a long story, please"}],
+            "temperature": 0, "max_tokens": 300, "stream": True}
+    chunks, errors, killed_at = [], [], None
+    with httpx.Client(timeout=60) as http:
+        with http.stream("POST", gw.api + "/chat/completions", json=body,
+                         headers={"Authorization": f"Bearer {account.key}"}) as r:
+            assert r.status_code == 200
+            for line in r.iter_lines():
+                if not line.startswith("data: ") or line == "data: [DONE]":
+                    continue
+                event = json.loads(line[len("data: "):])
+                (errors if "error" in event else chunks).append(event)
+                if killed_at is None and len(chunks) >= 5:
+                    busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
+                    assert busy == {nodes[2].worker_id()}, busy
+                    nodes[2].proc.kill()
+                    killed_at = time.monotonic()
+    waited = time.monotonic() - killed_at
+    assert errors, "the stream must end with an error event"
+    assert set(errors[-1]["error"]) >= {"message", "type", "code"}
+    assert 9 <= waited < 30, f"the error came {waited:.1f} s after the loss (deadline 10 s)"
+    delivered = sum(1 for c in chunks if c["choices"] and c["choices"][0]["delta"].get("content"))
+    assert all(c["choices"][0].get("finish_reason") is None for c in chunks if c["choices"])
+    spent = wait_for(lambda: (lambda b: b if b["credits_held"] == 0 else None)(gw.balance(account.key)),
+                     10, "the hold to settle")["total_spent"]
+    assert spent == credits_for(0, delivered)
+    assert metric(gw, "shoal_swarm_sessions_rerouted_total") == 0
+    assert metric(gw, "shoal_swarm_sessions_broken_total") == 1
