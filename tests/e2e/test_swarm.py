@@ -2,19 +2,27 @@
 by `shoal swarm slice` into three spans, each run by a `shoal worker --backend swarm` process;
 the gateway forms the ring, relays the hidden states between them, and the openai SDK sees one
 model. A `temperature: 0` answer must equal the one `--backend llama` gives on the whole model.
+With a span held twice, losing the node in use mid-stream must go unnoticed by the client;
+`shoal admin swarm status` shows the ring as an operator sees it.
 """
 
 from __future__ import annotations
 
+import json
+import re
+import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
+import httpx
 import openai
 import pytest
 
-from harness import REPO_ROOT, SHOAL_LOG, START_TIMEOUT_S, Gateway, Proc, clean_env, wait_for
+from harness import (REPO_ROOT, SHOAL_LOG, START_TIMEOUT_S, Gateway, Proc, clean_env, credits_for,
+                     wait_for)
 
 from test_llama import LlamaWorker
 
@@ -44,13 +52,14 @@ def model6(tmp_path_factory, shoal_bin) -> tuple[Path, dict]:
 class SpanWorker:
     """`shoal worker --backend swarm --gguf SPAN --serve service-swarm`."""
 
-    def __init__(self, bin_path: Path, gateway: Gateway, span: Path, log_dir: Path):
+    def __init__(self, bin_path: Path, gateway: Gateway, span: Path, log_dir: Path,
+                 extra: tuple = ()):
         name = f"swarm-{span.stem}-{uuid.uuid4().hex[:4]}"
         err_log = log_dir / f"{name}.stderr.log"
         out_log = log_dir / f"{name}.stdout.log"
         cmd = [str(bin_path), "worker", "--gateway", gateway.base,
                "--token", gateway.worker_token(name), "--backend", "swarm", "--gguf", str(span),
-               "--serve", SWARM, "--concurrency", "2", "--threads", "1", "--ctx", "2048"]
+               "--serve", SWARM, "--concurrency", "2", "--threads", "1", "--ctx", "2048", *extra]
         popen = subprocess.Popen(cmd, stdout=open(out_log, "wb"), stderr=open(err_log, "wb"),
                                  stdin=subprocess.DEVNULL, env=clean_env(SHOAL_LOG=SHOAL_LOG))
         self.err_log = err_log
@@ -58,6 +67,33 @@ class SpanWorker:
 
     def joined(self) -> bool:
         return self.err_log.exists() and "swarm span ready" in self.err_log.read_text(errors="replace")
+
+    def worker_id(self) -> str | None:
+        """`wrk_<id>`, as the gateway's welcome named it (the worker logs it)."""
+        for line in self.err_log.read_text(errors="replace").splitlines():
+            if "connected to the gateway" in line:
+                found = re.search(r"wrk_\d+", line)
+                return found.group(0) if found else None
+        return None
+
+
+def swarm_status(gw: Gateway) -> tuple[int, str]:
+    """`shoal admin swarm status --gateway BASE`: its exit status and output."""
+    out = subprocess.run([str(gw.bin), "admin", "swarm", "status", "--gateway", gw.base],
+                         capture_output=True, timeout=30, env=clean_env(), stdin=subprocess.DEVNULL)
+    return out.returncode, out.stdout.decode()
+
+
+def busy_nodes(status: str) -> set[str]:
+    """The workers the status shows running a session."""
+    return set(re.findall(r"(wrk_\d+)\tsessions [1-9]", status))
+
+
+def metric(gw: Gateway, name: str) -> float:
+    text = httpx.get(gw.base + "/metrics", timeout=5).text
+    found = re.search(rf"^{name} (\S+)$", text, re.M)
+    assert found, f"{name} not in /metrics"
+    return float(found.group(1))
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +161,127 @@ def test_streamed_and_with_tools_too(client):
 
 def test_losing_the_only_node_of_a_span_closes_the_ring(ring, client):
     gw, nodes, _ = ring
+    code, status = swarm_status(gw)
+    assert code == 0 and "layers 6  covered" in status, status
     nodes[1].proc.kill()
-    gw.wait_available([SWARM], False, 10)
+    # Within the heartbeat window (three missed heartbeats: 15 s at the default 5 s).
+    gw.wait_available([SWARM], False, 15)
+    code, status = swarm_status(gw)
+    assert code == 1 and "gaps 2..4" in status, status
+    assert "  2..4\t" not in status and status.count("sessions 0/2") == 2, status
     with pytest.raises(openai.APIStatusError) as e:
         ask(client, SWARM)
     assert e.value.status_code == 503
+
+
+HEARTBEAT_MS = 500
+
+
+@pytest.fixture
+def twin_ring(shoal_bin, tmp_path, log_dir, model6):
+    """A gateway (heartbeats every 500 ms) and four span nodes: the last span twice."""
+    _, spans = model6
+    gw = Gateway(shoal_bin, tmp_path / "gateway", log_dir,
+                 config_toml=f"worker_heartbeat_ms = {HEARTBEAT_MS}\n")
+    nodes = [SpanWorker(shoal_bin, gw, spans[r], log_dir) for r in [(0, 2), (2, 4), (4, 6), (4, 6)]]
+    for w in nodes:
+        wait_for(w.joined, START_TIMEOUT_S, f"{w.proc.name} ready")
+    wait_for(lambda: swarm_status(gw)[1].count("sessions 0/2") == 4, START_TIMEOUT_S,
+             "four span nodes in the ring")
+    yield gw, nodes
+    for w in nodes:
+        if w.proc.alive():
+            w.proc.popen.send_signal(signal.SIGCONT)
+        w.proc.terminate(timeout=10)
+    gw.stop()
+
+
+@pytest.mark.parametrize("loss", ["killed", "silent"])
+def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_ring, loss):
+    """`killed`: SIGKILL, the socket closes at once. `silent`: SIGSTOP, the socket stays open
+    and the gateway drops the node after three missed heartbeats."""
+    gw, nodes = twin_ring
+    twins = {w.worker_id(): w for w in nodes[2:]}
+    assert None not in twins and len(twins) == 2, "each twin logs its worker id"
+    client = gw.client(gw.new_account(credits=100_000).key, timeout=120)
+
+    def run(kill_after: int | None):
+        """A seeded, sampled stream: the last span draws per position from the seed, so a
+        replacement draws what the lost node would have. With `kill_after`, the twin in use is
+        killed (SIGKILL) once that many deltas arrived."""
+        stream = client.chat.completions.create(
+            model=SWARM, messages=[{"role": "user", "content": "a long story, please"}],
+            temperature=1.0, seed=2, max_tokens=300, stream=True,
+            stream_options={"include_usage": True})
+        text, deltas, killed, usage, finish = [], 0, None, None, None
+        for chunk in stream:
+            usage = chunk.usage or usage
+            if not chunk.choices:
+                continue
+            finish = chunk.choices[0].finish_reason or finish
+            if chunk.choices[0].delta.content:
+                text.append(chunk.choices[0].delta.content)
+                deltas += 1
+            if kill_after is not None and killed is None and deltas >= kill_after:
+                busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
+                assert len(busy) == 1, f"one twin runs the session: {busy}"
+                killed = twins[busy.pop()]
+                if loss == "killed":
+                    killed.proc.kill()
+                else:
+                    killed.proc.popen.send_signal(signal.SIGSTOP)
+        return "".join(text), deltas, usage, finish, killed
+
+    whole, deltas, usage, finish, _ = run(None)
+    assert deltas >= 40, f"the reference stream is too short to cut into ({deltas} deltas)"
+    assert metric(gw, "shoal_swarm_sessions_rerouted_total") == 0
+    text, _, usage2, finish2, killed = run(5)
+    assert killed is not None, "the stream ended before the kill"
+    assert loss == "silent" or not killed.proc.alive()
+    assert text == whole, "the repaired stream must go on where it was, repeating nothing"
+    assert (usage2.prompt_tokens, usage2.completion_tokens) == (usage.prompt_tokens, usage.completion_tokens)
+    assert finish2 == finish
+    assert metric(gw, "shoal_swarm_sessions_rerouted_total") == 1
+    assert metric(gw, "shoal_swarm_sessions_broken_total") == 1
+    # The survivor carries the ring alone now.
+    assert gw.available(SWARM)
+
+
+def test_no_cover_within_the_deadline_ends_the_stream_with_an_error_billed_as_delivered(twin_ring):
+    """Both nodes of the last span go: the session waits 10 s (the repair deadline) for a span
+    to join, none does, and the stream ends with an error event; only the delivered tokens are
+    billed."""
+    gw, nodes = twin_ring
+    account = gw.new_account(credits=1000)
+    twins = {w.worker_id(): w for w in nodes[2:]}
+    spare = nodes[3]
+    spare.proc.kill()
+    wait_for(lambda: swarm_status(gw)[1].count("sessions 0/2") == 3, 10, "the spare to leave")
+    body = {"model": SWARM, "messages": [{"role": "user", "content": "a long story, please"}],
+            "temperature": 0, "max_tokens": 300, "stream": True}
+    chunks, errors, killed_at = [], [], None
+    with httpx.Client(timeout=60) as http:
+        with http.stream("POST", gw.api + "/chat/completions", json=body,
+                         headers={"Authorization": f"Bearer {account.key}"}) as r:
+            assert r.status_code == 200
+            for line in r.iter_lines():
+                if not line.startswith("data: ") or line == "data: [DONE]":
+                    continue
+                event = json.loads(line[len("data: "):])
+                (errors if "error" in event else chunks).append(event)
+                if killed_at is None and len(chunks) >= 5:
+                    busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
+                    assert busy == {nodes[2].worker_id()}, busy
+                    nodes[2].proc.kill()
+                    killed_at = time.monotonic()
+    waited = time.monotonic() - killed_at
+    assert errors, "the stream must end with an error event"
+    assert set(errors[-1]["error"]) >= {"message", "type", "code"}
+    assert 9 <= waited < 30, f"the error came {waited:.1f} s after the loss (deadline 10 s)"
+    delivered = sum(1 for c in chunks if c["choices"] and c["choices"][0]["delta"].get("content"))
+    assert all(c["choices"][0].get("finish_reason") is None for c in chunks if c["choices"])
+    spent = wait_for(lambda: (lambda b: b if b["credits_held"] == 0 else None)(gw.balance(account.key)),
+                     10, "the hold to settle")["total_spent"]
+    assert spent == credits_for(0, delivered)
+    assert metric(gw, "shoal_swarm_sessions_rerouted_total") == 0
+    assert metric(gw, "shoal_swarm_sessions_broken_total") == 1

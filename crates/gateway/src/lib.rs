@@ -281,6 +281,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let reaper = spawn_hold_reaper(state.clone());
+    let swarm_watch = swarm::spawn_watch(state.clone());
     let app = router(state);
     // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
     // for up to 40 ms.
@@ -295,5 +296,6 @@ pub async fn serve(
         .with_graceful_shutdown(shutdown)
         .await;
     reaper.abort();
+    swarm_watch.abort();
     result
 }

@@ -202,6 +202,31 @@ impl Metrics {
             m.broken.clone(),
         );
         r.register(
+            "swarm_sessions_rerouted",
+            "Swarm sessions that lost a node and went on through another chain",
+            m.rerouted.clone(),
+        );
+        r.register(
+            "swarm_covered",
+            "Per swarm model (fingerprint): 1 while live spans cover its layers",
+            m.covered.clone(),
+        );
+        r.register(
+            "swarm_gap",
+            "Per layer range no live span of a swarm model holds: its size in layers",
+            m.gaps.clone(),
+        );
+        r.register(
+            "swarm_node_sessions",
+            "Per live span node: sessions running on it",
+            m.node_sessions.clone(),
+        );
+        r.register(
+            "swarm_node_capacity",
+            "Per live span node: sessions it takes at once",
+            m.node_capacity.clone(),
+        );
+        r.register(
             "swarm_frames",
             "Swarm frames relayed between span nodes",
             m.frames.clone(),

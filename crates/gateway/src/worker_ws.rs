@@ -235,7 +235,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
             WorkerMessage::Heartbeat => {}
             WorkerMessage::Hello { .. } => break "protocol error (second hello)",
             WorkerMessage::Span { span } if kind == WorkerKind::Swarm => {
-                if let Err(why) = state.swarm.join(worker_id, span, concurrency) {
+                if let Err(why) = state.swarm.join(&state.pool, worker_id, span, concurrency) {
                     tracing::warn!(worker_id, why, "swarm span refused");
                     break "protocol error (bad span)";
                 }
@@ -303,7 +303,9 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
     };
     if kind == WorkerKind::Swarm {
         // Before the pool forgets the node: its broken sessions' entries are told to stop.
-        state.swarm.leave(&state.pool, worker_id);
+        if state.swarm.leave(&state.pool, worker_id) {
+            crate::swarm::expire_later(&state);
+        }
     }
     state.pool.unregister(worker_id);
     state.metrics.workers_connected.dec();

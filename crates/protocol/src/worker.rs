@@ -211,6 +211,14 @@ pub enum GatewayMessage {
     SpanClose {
         session: u64,
     },
+    /// To a chain's entry: a node of `session`'s chain was lost and the gateway found another
+    /// chain from this entry. The session goes on as `to` (already opened on the new chain's
+    /// other nodes): the entry drops its KV cells and sends the prompt and every token fed so
+    /// far through the new chain, then waits for the next token as before.
+    SpanReplay {
+        session: u64,
+        to: u64,
+    },
     /// A swarm frame, sent as a binary WebSocket message, never as JSON.
     #[serde(skip)]
     Frame(Vec<u8>),

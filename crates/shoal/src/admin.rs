@@ -48,6 +48,20 @@ enum AdminCommand {
     /// Invite links that turn a browser tab into a worker (the page /worker).
     #[command(subcommand, name = "browser-invite")]
     BrowserInvite(BrowserInviteCommand),
+    /// The swarm ring of a running gateway (`service-swarm`).
+    #[command(subcommand)]
+    Swarm(SwarmCommand),
+}
+
+#[derive(Subcommand)]
+enum SwarmCommand {
+    /// Coverage, gaps and span nodes, read from the gateway's /metrics (the ring lives in the
+    /// gateway's memory, not in the store); exits 1 while no model's layers are covered.
+    Status {
+        /// The running gateway's address.
+        #[arg(long, env = "SHOAL_GATEWAY", default_value = "http://127.0.0.1:8080")]
+        gateway: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -144,6 +158,9 @@ enum LedgerCommand {
 }
 
 pub async fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
+    if let AdminCommand::Swarm(SwarmCommand::Status { gateway }) = &args.command {
+        return crate::swarm::status(gateway).await;
+    }
     let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,
         None => FileConfig::default(),
@@ -214,6 +231,7 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             println!("{}", token.token);
         }
         AdminCommand::Deposits(_) => unreachable!("run() handles deposits"),
+        AdminCommand::Swarm(_) => unreachable!("run() handles swarm"),
         AdminCommand::BrowserInvite(BrowserInviteCommand::Create {
             name,
             base_url,

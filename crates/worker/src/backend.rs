@@ -163,6 +163,11 @@ pub enum SwarmMessage {
     Close {
         session: u64,
     },
+    /// The entry's session goes on as `to` through a repaired chain.
+    Replay {
+        session: u64,
+        to: u64,
+    },
     /// A binary frame ([`shoal_protocol::swarm::FrameHeader`]).
     Frame(Vec<u8>),
 }

@@ -361,6 +361,10 @@ impl Session<'_> {
                 self.backend
                     .on_swarm(SwarmMessage::Close { session }, &self.outbox);
             }
+            GatewayMessage::SpanReplay { session, to } => {
+                self.backend
+                    .on_swarm(SwarmMessage::Replay { session, to }, &self.outbox);
+            }
             GatewayMessage::Frame(frame) => {
                 self.backend
                     .on_swarm(SwarmMessage::Frame(frame), &self.outbox);

@@ -150,6 +150,12 @@ pub struct WorkerArgs {
     #[arg(long, env = "SHOAL_WORKER_THREADS", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+
+    /// Number type of the hidden states a span node sends on (--backend swarm): f32 (exact:
+    /// the ring equals the whole model) or f16 (half the bytes per hop; each hop rounds).
+    #[arg(long, env = "SHOAL_WORKER_FRAME_DTYPE", value_name = "TYPE", default_value = "f32",
+          value_parser = ["f32", "f16"])]
+    pub frame_dtype: String,
 }
 
 const SERVE_HELP: &str = "\
@@ -261,6 +267,7 @@ pub async fn run_until(
                 ctx: args.ctx,
                 threads: args.threads,
                 concurrency: args.concurrency,
+                half_frames: args.frame_dtype == "f16",
             };
             let serve = args.serve;
             let backend = tokio::task::spawn_blocking(move || {

@@ -394,6 +394,7 @@ fn worker_args(gateway: String, upstream: String, token: &str) -> WorkerArgs {
         mmproj: None,
         ctx: None,
         threads: None,
+        frame_dtype: "f32".into(),
     }
 }
 

@@ -15,8 +15,11 @@ pub mod ring;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
+use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use shoal_protocol::swarm::{FrameHeader, FrameKind, Sampling, SpanInfo};
 use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest, ServedModel};
@@ -28,10 +31,29 @@ pub use ring::{Coverage, Ring};
 /// The catalog id the ring serves.
 pub const MODEL: &str = "service-swarm";
 
+/// How long a session that lost a node waits for live spans to tile the lost layers again
+/// before its job fails.
+pub const REPAIR_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long a node after the entry may take to answer a frame before it counts as lost. Long
+/// enough for a 256-token prompt chunk on a slow node; the entry's own wait for a token (60 s)
+/// is longer than this plus [`REPAIR_DEADLINE`].
+pub const STEP_DEADLINE: Duration = Duration::from_secs(30);
+
 /// One job's pass through a chain.
 struct Session {
     chain: Vec<WorkerId>,
     job_id: String,
+    /// Kept for the last span of a repaired chain.
+    sampling: Sampling,
+    /// The node after the entry that was last handed a frame and has not answered yet.
+    pending: Option<(WorkerId, Instant)>,
+}
+
+/// A session whose chain lost a node and found no other yet; its entry keeps the job.
+struct Waiting {
+    session: Session,
+    until: Instant,
 }
 
 #[derive(Default)]
@@ -39,9 +61,35 @@ struct Inner {
     ring: Ring,
     sessions: HashMap<u64, Session>,
     by_job: HashMap<String, u64>,
+    waiting: HashMap<u64, Waiting>,
 }
 
-/// What `/metrics` shows of the ring.
+/// A span node in `/metrics`: `wrk_<id>` as the worker's `welcome` names it, and its span.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct NodeLabels {
+    pub worker: String,
+    pub fingerprint: String,
+    pub start: String,
+    pub end: String,
+    pub total: String,
+}
+
+/// A layer range `[start, end)` of a model that no live span holds.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct GapLabels {
+    pub fingerprint: String,
+    pub start: String,
+    pub end: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ModelLabels {
+    pub fingerprint: String,
+    pub layers: String,
+}
+
+/// What `/metrics` shows of the ring. The families are rebuilt from the registry on every
+/// change, so they show exactly the live nodes (what `shoal admin swarm status` reads).
 #[derive(Clone, Default)]
 pub struct SwarmMetrics {
     /// 1 while a chain of live spans covers a model's layers.
@@ -52,8 +100,18 @@ pub struct SwarmMetrics {
     pub sessions: Counter,
     /// Sessions that lost a node mid-generation.
     pub broken: Counter,
+    /// Broken sessions that went on through another chain.
+    pub rerouted: Counter,
     pub frames: Counter,
     pub frame_bytes: Counter,
+    /// Per model: 1 while covered.
+    pub covered: Family<ModelLabels, Gauge>,
+    /// Per gap: its size in layers.
+    pub gaps: Family<GapLabels, Gauge>,
+    /// Per node: sessions running on it.
+    pub node_sessions: Family<NodeLabels, Gauge>,
+    /// Per node: sessions it takes at once.
+    pub node_capacity: Family<NodeLabels, Gauge>,
 }
 
 /// The ring and its sessions.
@@ -69,9 +127,14 @@ impl Swarm {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A node announced its span.
+    fn new_session(&self) -> u64 {
+        self.next_session.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// A node announced its span. Sessions waiting for a chain may find one through it.
     pub fn join(
         &self,
+        pool: &Pool,
         worker: WorkerId,
         span: SpanInfo,
         capacity: u32,
@@ -79,51 +142,147 @@ impl Swarm {
         span.check()?;
         let mut inner = self.lock();
         inner.ring.join(worker, span, capacity);
+        self.repair(pool, &mut inner);
         self.observe(&inner.ring);
         Ok(())
     }
 
-    /// A node left: its sessions are broken. Their jobs fail (`worker_lost`, retryable, so a
-    /// job without output yet is tried again on another chain), the other nodes of each close
-    /// the session, and the entry is told to stop.
-    pub fn leave(&self, pool: &Pool, worker: WorkerId) {
+    /// A node left: its sessions are broken. One whose entry is still live waits for another
+    /// chain from that entry ([`Swarm::repair`], at once when the ring has one), and the other
+    /// nodes of the old chain close it. A session whose entry left ends with the entry's job
+    /// (the pool fails it; before its first token it is tried again). True when sessions
+    /// wait: the caller runs [`Swarm::expire`] after [`REPAIR_DEADLINE`].
+    pub fn leave(&self, pool: &Pool, worker: WorkerId) -> bool {
         let mut inner = self.lock();
         if !inner.ring.leave(worker) {
-            return;
+            return false;
         }
-        self.observe(&inner.ring);
         let broken: Vec<u64> = inner
             .sessions
             .iter()
             .filter(|(_, s)| s.chain.contains(&worker))
             .map(|(id, _)| *id)
             .collect();
+        let until = Instant::now() + REPAIR_DEADLINE;
         for id in broken {
             let Some(s) = inner.sessions.remove(&id) else {
                 continue;
             };
-            inner.by_job.remove(&s.job_id);
-            inner.ring.occupy(&s.chain, -1);
             self.metrics.broken.inc();
-            let entry = s.chain[0];
-            // The entry closes its own session when its job ends.
+            inner.ring.occupy(&s.chain[1..], -1);
             for w in s.chain[1..].iter().filter(|w| **w != worker) {
                 pool.send_to(*w, GatewayMessage::SpanClose { session: id });
             }
-            if entry != worker {
-                pool.send_to(
-                    entry,
-                    GatewayMessage::Cancel {
-                        job_id: s.job_id.clone(),
-                    },
-                );
-                let lost = JobEvent::Failed {
-                    code: ErrorCode::WorkerLost,
-                    retryable: true,
-                };
-                pool.deliver(entry, &s.job_id, lost);
+            if s.chain[0] == worker {
+                inner.by_job.remove(&s.job_id);
+            } else {
+                inner.waiting.insert(id, Waiting { session: s, until });
             }
         }
+        let gone: Vec<String> = inner
+            .waiting
+            .values()
+            .filter(|w| w.session.chain[0] == worker)
+            .map(|w| w.session.job_id.clone())
+            .collect();
+        inner.waiting.retain(|_, w| w.session.chain[0] != worker);
+        for job_id in &gone {
+            inner.by_job.remove(job_id);
+        }
+        self.repair(pool, &mut inner);
+        self.observe(&inner.ring);
+        !inner.waiting.is_empty()
+    }
+
+    /// Moves each waiting session whose entry has a chain again onto it: the new chain's
+    /// other nodes open a new session, and the entry is told to replay into it.
+    fn repair(&self, pool: &Pool, inner: &mut Inner) {
+        let ids: Vec<u64> = inner.waiting.keys().copied().collect();
+        for id in ids {
+            let entry = inner.waiting[&id].session.chain[0];
+            let Some(chain) = inner.ring.chain_from(entry) else {
+                continue;
+            };
+            let Some(w) = inner.waiting.remove(&id) else {
+                continue;
+            };
+            let to = self.new_session();
+            // Queued before the entry's replayed frames can be relayed (`route` waits for
+            // the lock held here).
+            open_rest(pool, &chain, to, w.session.sampling);
+            pool.send_to(entry, GatewayMessage::SpanReplay { session: id, to });
+            inner.ring.occupy(&chain[1..], 1);
+            inner.by_job.insert(w.session.job_id.clone(), to);
+            let session = Session {
+                chain,
+                pending: None,
+                ..w.session
+            };
+            inner.sessions.insert(to, session);
+            self.metrics.rerouted.inc();
+        }
+    }
+
+    /// Fails the jobs of sessions that waited past their deadline: the entry is told to stop
+    /// and the job fails with `worker_lost` (the relay ends a stream that had output with an
+    /// error event, billing what was delivered).
+    pub fn expire(&self, pool: &Pool) {
+        self.expire_before(pool, Instant::now());
+    }
+
+    fn expire_before(&self, pool: &Pool, now: Instant) {
+        let mut inner = self.lock();
+        let late: Vec<u64> = inner
+            .waiting
+            .iter()
+            .filter(|(_, w)| w.until <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in late {
+            let Some(w) = inner.waiting.remove(&id) else {
+                continue;
+            };
+            let (entry, job_id) = (w.session.chain[0], w.session.job_id);
+            inner.by_job.remove(&job_id);
+            inner.ring.occupy(&[entry], -1);
+            pool.send_to(
+                entry,
+                GatewayMessage::Cancel {
+                    job_id: job_id.clone(),
+                },
+            );
+            let lost = JobEvent::Failed {
+                code: ErrorCode::WorkerLost,
+                retryable: true,
+            };
+            pool.deliver(entry, &job_id, lost);
+        }
+        self.observe(&inner.ring);
+    }
+
+    /// Drops from the ring every node that has not answered a frame within [`STEP_DEADLINE`]
+    /// (as [`Swarm::leave`] does; the node stays connected, but no chain uses it). True when
+    /// sessions now wait for a chain.
+    pub fn overdue(&self, pool: &Pool, now: Instant) -> bool {
+        let mut late: Vec<WorkerId> = self
+            .lock()
+            .sessions
+            .values()
+            .filter_map(|s| s.pending)
+            .filter(|(_, since)| now.saturating_duration_since(*since) >= STEP_DEADLINE)
+            .map(|(w, _)| w)
+            .collect();
+        late.sort_unstable();
+        late.dedup();
+        let mut waiting = false;
+        for worker in late {
+            tracing::warn!(
+                worker_id = worker,
+                "swarm node missed its step deadline: out of the ring"
+            );
+            waiting |= self.leave(pool, worker);
+        }
+        waiting
     }
 
     pub fn available(&self) -> bool {
@@ -135,6 +294,7 @@ impl Swarm {
     }
 
     fn observe(&self, ring: &Ring) {
+        let m = &self.metrics;
         let coverage = ring.coverage();
         let gaps: u32 = coverage
             .iter()
@@ -142,9 +302,41 @@ impl Swarm {
             .map(|(a, b)| b - a)
             .sum();
         let nodes: usize = coverage.iter().map(|c| c.nodes).sum();
-        self.metrics.available.set(i64::from(ring.available()));
-        self.metrics.nodes.set(nodes as i64);
-        self.metrics.gap_layers.set(i64::from(gaps));
+        m.available.set(i64::from(ring.available()));
+        m.nodes.set(nodes as i64);
+        m.gap_layers.set(i64::from(gaps));
+        m.covered.clear();
+        m.gaps.clear();
+        for c in &coverage {
+            let model = ModelLabels {
+                fingerprint: c.fingerprint.clone(),
+                layers: c.layers.to_string(),
+            };
+            m.covered.get_or_create(&model).set(i64::from(c.covered));
+            for (a, b) in &c.gaps {
+                let gap = GapLabels {
+                    fingerprint: c.fingerprint.clone(),
+                    start: a.to_string(),
+                    end: b.to_string(),
+                };
+                m.gaps.get_or_create(&gap).set(i64::from(b - a));
+            }
+        }
+        m.node_sessions.clear();
+        m.node_capacity.clear();
+        for (id, span, busy, capacity) in ring.nodes() {
+            let node = NodeLabels {
+                worker: format!("wrk_{id}"),
+                fingerprint: span.fingerprint.clone(),
+                start: span.start.to_string(),
+                end: span.end.to_string(),
+                total: span.total.to_string(),
+            };
+            m.node_sessions.get_or_create(&node).set(i64::from(busy));
+            m.node_capacity
+                .get_or_create(&node)
+                .set(i64::from(capacity));
+        }
     }
 
     /// Picks the cheapest chain whose entry is not in `exclude`, opens a session on each of
@@ -166,15 +358,14 @@ impl Swarm {
             .chain(exclude)
             .or_else(|| inner.ring.chain(&[]))
             .ok_or(DispatchError::Busy)?;
-        let session = self.next_session.fetch_add(1, Ordering::Relaxed) + 1;
+        let session = self.new_session();
         let sampling = Sampling {
             temperature: request.temperature.unwrap_or(1.0) as f32,
             top_p: request.top_p.unwrap_or(1.0) as f32,
             // Fixed per job: a replacement node must draw what the lost one would have.
             seed: request.seed.map_or_else(rand::random, |s| s as u64),
         };
-        let last = chain.len() - 1;
-        let entry_sampling = (last == 0).then_some(sampling);
+        let entry_sampling = (chain.len() == 1).then_some(sampling);
         let job = pool.dispatch_to(chain[0], MODEL, request, |job_id| {
             GatewayMessage::SpanOpen {
                 session,
@@ -184,25 +375,21 @@ impl Swarm {
         })?;
         // Still under the lock, which `route` takes: these are queued before any frame of the
         // session can be relayed to their nodes.
-        for (i, w) in chain.iter().enumerate().skip(1) {
-            let open = GatewayMessage::SpanOpen {
-                session,
-                job_id: None,
-                sampling: (i == last).then_some(sampling),
-            };
-            // A node already gone: its leave (waiting for this lock) breaks the session.
-            pool.send_to(*w, open);
-        }
+        open_rest(pool, &chain, session, sampling);
         inner.ring.occupy(&chain, 1);
         inner.by_job.insert(job.id.clone(), session);
+        let job_id = job.id.clone();
         inner.sessions.insert(
             session,
             Session {
                 chain,
-                job_id: job.id.clone(),
+                job_id,
+                sampling,
+                pending: None,
             },
         );
         self.metrics.sessions.inc();
+        self.observe(&inner.ring);
         Ok(job)
     }
 
@@ -211,9 +398,9 @@ impl Swarm {
     pub fn route(&self, pool: &Pool, from: WorkerId, frame: Vec<u8>) -> Result<(), &'static str> {
         let (header, _) =
             FrameHeader::decode(&frame).map_err(|_| "protocol error (malformed swarm frame)")?;
-        let inner = self.lock();
-        // A session that just ended: frames still in flight are dropped.
-        let Some(s) = inner.sessions.get(&header.session) else {
+        let mut inner = self.lock();
+        // A session that just ended, or whose chain broke: frames still in flight are dropped.
+        let Some(s) = inner.sessions.get_mut(&header.session) else {
             return Ok(());
         };
         let at = s
@@ -226,6 +413,7 @@ impl Swarm {
             FrameKind::Token if at + 1 == s.chain.len() => s.chain[0],
             _ => return Err("protocol error (frame out of place in its chain)"),
         };
+        s.pending = (to != s.chain[0]).then(|| (to, Instant::now()));
         self.metrics.frames.inc();
         self.metrics.frame_bytes.inc_by(frame.len() as u64);
         pool.send_to(to, GatewayMessage::Frame(frame));
@@ -238,13 +426,53 @@ impl Swarm {
         let Some(id) = inner.by_job.remove(job_id) else {
             return;
         };
+        if let Some(w) = inner.waiting.remove(&id) {
+            inner.ring.occupy(&w.session.chain[..1], -1);
+        }
         if let Some(s) = inner.sessions.remove(&id) {
             inner.ring.occupy(&s.chain, -1);
             for w in &s.chain[1..] {
                 pool.send_to(*w, GatewayMessage::SpanClose { session: id });
             }
         }
+        self.observe(&inner.ring);
     }
+}
+
+/// Opens `session` on every node of `chain` after its entry, the last with `sampling`. A
+/// node already gone: its leave (waiting for the swarm's lock) breaks the session.
+fn open_rest(pool: &Pool, chain: &[WorkerId], session: u64, sampling: Sampling) {
+    let last = chain.len() - 1;
+    for (i, w) in chain.iter().enumerate().skip(1) {
+        let open = GatewayMessage::SpanOpen {
+            session,
+            job_id: None,
+            sampling: (i == last).then_some(sampling),
+        };
+        pool.send_to(*w, open);
+    }
+}
+
+/// Fails, after [`REPAIR_DEADLINE`], the sessions still waiting for a chain then.
+pub fn expire_later(state: &AppState) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(REPAIR_DEADLINE).await;
+        state.swarm.expire(&state.pool);
+    });
+}
+
+/// Checks the step deadline every second until the process ends.
+pub fn spawn_watch(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            if state.swarm.overdue(&state.pool, Instant::now()) {
+                expire_later(&state);
+            }
+        }
+    })
 }
 
 /// Dispatches a chat job: swarm jobs through a chain of this replica's ring, or, when it has

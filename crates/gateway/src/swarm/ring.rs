@@ -132,6 +132,32 @@ impl Ring {
             .map(|(_, chain)| chain)
     }
 
+    /// The cheapest chain that starts at `entry` (a running session's entry, so it counts
+    /// whether full or not), leaving out full nodes: where a broken session goes on.
+    pub fn chain_from(&self, entry: WorkerId) -> Option<Vec<WorkerId>> {
+        let e = self.nodes.get(&entry).filter(|n| n.span.is_entry())?;
+        let edges: Vec<(WorkerId, &Node)> = self
+            .nodes
+            .iter()
+            .filter(|(_, n)| {
+                n.span.fingerprint == e.span.fingerprint && n.span.total == e.span.total
+            })
+            .filter(|(id, n)| match n.span.is_entry() {
+                true => **id == entry,
+                false => n.busy < n.capacity,
+            })
+            .map(|(id, n)| (*id, n))
+            .collect();
+        cheapest(e.span.total, &edges).map(|(_, chain)| chain)
+    }
+
+    /// Every node: its span, sessions running and capacity.
+    pub fn nodes(&self) -> impl Iterator<Item = (WorkerId, &SpanInfo, u32, u32)> {
+        self.nodes
+            .iter()
+            .map(|(id, n)| (*id, &n.span, n.busy, n.capacity))
+    }
+
     /// The span a node announced.
     pub fn span(&self, worker: WorkerId) -> Option<&SpanInfo> {
         self.nodes.get(&worker).map(|n| &n.span)

@@ -10,11 +10,11 @@ use std::time::Duration;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::token::LlamaToken;
-use shoal_protocol::swarm::{Dtype, FrameHeader, FrameKind};
+use shoal_protocol::swarm::{FrameHeader, FrameKind};
 use shoal_protocol::worker::{ErrorCode, FinishReason, JobUsage};
 use tokio_util::sync::CancellationToken;
 
-use super::node::{Node, Owned, Work};
+use super::node::{Incoming, Node, Owned, Work};
 use crate::backend::{Delta, Job, JobEnd, JobOutput};
 use crate::llama::grammar::{self, ToolMode};
 use crate::llama::output::OutputParser;
@@ -98,7 +98,9 @@ pub async fn run(
         return failed(ErrorCode::BadJob, true);
     };
     let end = run_session(node, text, &job, session, seq, out, cancel).await;
-    node.close(session);
+    // A replay moved the job to another session number.
+    let current = node.session_of(&job.id).map_or(session, |(s, _, _)| s);
+    node.close(current);
     end
 }
 
@@ -113,7 +115,7 @@ fn step(
 ) -> bool {
     let header = FrameHeader {
         kind: FrameKind::Hidden,
-        dtype: Dtype::F32,
+        dtype: node.frame_dtype,
         session,
         position: pos,
         tokens: tokens.len() as u32,
@@ -128,11 +130,48 @@ fn step(
     })
 }
 
+/// Sends `tokens` (positions `from..`) through this span in prompt-sized chunks.
+fn send_tokens(
+    node: &Arc<Node>,
+    out: &JobOutput,
+    session: u64,
+    seq: i32,
+    from: usize,
+    tokens: &[i32],
+) -> bool {
+    tokens.chunks(PROMPT_CHUNK).enumerate().all(|(i, chunk)| {
+        let pos = (from + i * PROMPT_CHUNK) as u32;
+        step(node, out, session, seq, pos, chunk.to_vec())
+    })
+}
+
+/// Sends the history through a new chain again, in the steps it was first computed in: the
+/// prompt in its chunks, then each generated token on its own. Batched otherwise, llama.cpp's
+/// sums would differ in their last bits, and a sampled draw near a boundary would differ too;
+/// so the replay is exact, at the cost of one step per generated token. The steps go out at
+/// once: each node runs a session's frames in order, so they pipeline through the chain.
+fn replay(
+    node: &Arc<Node>,
+    out: &JobOutput,
+    session: u64,
+    seq: i32,
+    history: &[i32],
+    n_prompt: usize,
+) -> bool {
+    node.submit(Work::Forget { seq });
+    let (prompt, generated) = history.split_at(n_prompt);
+    send_tokens(node, out, session, seq, 0, prompt)
+        && generated.iter().enumerate().all(|(i, t)| {
+            let pos = (n_prompt + i) as u32;
+            step(node, out, session, seq, pos, vec![*t])
+        })
+}
+
 async fn run_session(
     node: &Arc<Node>,
     text: &Text,
     job: &Job,
-    session: u64,
+    mut session: u64,
     seq: i32,
     out: &mut JobOutput,
     cancel: CancellationToken,
@@ -154,18 +193,12 @@ async fn run_session(
     }
     let mut incoming = node.listen(session);
     let n_prompt = tokens.len();
-    for (i, chunk) in tokens.chunks(PROMPT_CHUNK).enumerate() {
-        if !step(
-            node,
-            out,
-            session,
-            seq,
-            (i * PROMPT_CHUNK) as u32,
-            chunk.to_vec(),
-        ) {
-            return failed(ErrorCode::InferenceFailed, true);
-        }
+    if !send_tokens(node, out, session, seq, 0, &tokens) {
+        return failed(ErrorCode::InferenceFailed, true);
     }
+    // The prompt and every token fed since: what a repaired chain is sent again. The next
+    // token awaited is the one for position `history.len()`.
+    let mut history = tokens;
     let budget = (request.max_tokens as usize).min(n_ctx - n_prompt);
     let mut usage = JobUsage {
         prompt_tokens: n_prompt as u64,
@@ -177,14 +210,22 @@ async fn run_session(
     let mut utf8 = Utf8Stream::default();
     let mut piece = Vec::with_capacity(32);
     let mut finish = FinishReason::Length;
-    let mut next = n_prompt as u32;
     while (usage.completion_tokens as usize) < budget {
         let token = tokio::select! {
             _ = cancel.cancelled() => { finish = FinishReason::Stop; break }
             got = tokio::time::timeout(TOKEN_DEADLINE, incoming.recv()) => match got {
-                Ok(Some((position, token))) if position == next => token,
+                Ok(Some(Incoming::Token { position, token })) if position as usize == history.len() => token,
                 // A token for an earlier prompt chunk's end: not a generated one.
-                Ok(Some(_)) => continue,
+                Ok(Some(Incoming::Token { .. })) => continue,
+                Ok(Some(Incoming::Replay { to })) => {
+                    // The position-seeded last span draws the same tokens again, so the
+                    // client sees the stream go on where it was.
+                    session = to;
+                    if !replay(node, out, session, seq, &history, n_prompt) {
+                        return failed(ErrorCode::InferenceFailed, false);
+                    }
+                    continue;
+                }
                 Ok(None) | Err(_) => return failed(ErrorCode::InferenceFailed, usage.completion_tokens == 0),
             },
         };
@@ -206,10 +247,10 @@ async fn run_session(
         if (usage.completion_tokens as usize) >= budget {
             break;
         }
-        if !step(node, out, session, seq, next, vec![token]) {
+        if !step(node, out, session, seq, history.len() as u32, vec![token]) {
             return failed(ErrorCode::InferenceFailed, false);
         }
-        next += 1;
+        history.push(token);
     }
     if !cancel.is_cancelled() {
         let (said, _) = stops.push(&utf8.finish());

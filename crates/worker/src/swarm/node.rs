@@ -33,6 +33,8 @@ pub struct SwarmOptions {
     pub ctx: Option<u32>,
     pub threads: Option<u32>,
     pub concurrency: u32,
+    /// Send hidden states as f16 (half the bytes per hop, rounded) instead of f32.
+    pub half_frames: bool,
 }
 
 /// What a step is given.
@@ -48,6 +50,15 @@ pub(crate) enum Made {
 }
 
 type Reply = Box<dyn FnOnce(anyhow::Result<Made>) + Send>;
+
+/// What reaches a running entry session from the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Incoming {
+    /// A sampled token for a position.
+    Token { position: u32, token: i32 },
+    /// The chain was repaired: go on as this session, sending everything again.
+    Replay { to: u64 },
+}
 
 /// Work for the engine thread.
 pub(crate) enum Work {
@@ -72,8 +83,8 @@ pub(crate) struct Sessions {
     sampling: HashMap<u64, Sampling>,
     /// The entry's jobs: job id → session.
     job: HashMap<String, u64>,
-    /// The entry's running sessions: where their tokens go (position, token).
-    tokens: HashMap<u64, mpsc::UnboundedSender<(u32, i32)>>,
+    /// The entry's running sessions: where their tokens (and replays) go.
+    tokens: HashMap<u64, mpsc::UnboundedSender<Incoming>>,
 }
 
 /// The shared state of a node.
@@ -84,6 +95,8 @@ pub(crate) struct Node {
     pub(crate) n_embd: usize,
     /// Tokens per session.
     pub(crate) n_ctx: u32,
+    /// The number type of the hidden states this node sends.
+    pub(crate) frame_dtype: Dtype,
 }
 
 impl Node {
@@ -110,7 +123,7 @@ impl Node {
     }
 
     /// Where a running entry session's tokens go.
-    pub(crate) fn listen(&self, session: u64) -> mpsc::UnboundedReceiver<(u32, i32)> {
+    pub(crate) fn listen(&self, session: u64) -> mpsc::UnboundedReceiver<Incoming> {
         let (tx, rx) = mpsc::unbounded_channel();
         self.sessions().tokens.insert(session, tx);
         rx
@@ -151,6 +164,29 @@ impl Node {
         }
     }
 
+    /// The entry's session `session` goes on as `to`: the same sequence, job and listener under
+    /// the new number, and the job is told to replay. Tokens still in flight for the old
+    /// number are dropped from now on.
+    fn replay(&self, session: u64, to: u64) {
+        let mut s = self.sessions();
+        // Only a running entry session listens; other nodes never get a replay.
+        let Some(tx) = s.tokens.remove(&session) else {
+            return;
+        };
+        let Some(seq) = s.seq.remove(&session) else {
+            return;
+        };
+        s.seq.insert(to, seq);
+        if let Some(sampling) = s.sampling.remove(&session) {
+            s.sampling.insert(to, sampling);
+        }
+        for v in s.job.values_mut().filter(|v| **v == session) {
+            *v = to;
+        }
+        let _ = tx.send(Incoming::Replay { to });
+        s.tokens.insert(to, tx);
+    }
+
     /// A frame from the gateway: hidden states to run, or (at the entry) a token.
     fn on_frame(self: &Arc<Self>, frame: &[u8], outbox: &mpsc::Sender<WorkerMessage>) {
         let Ok((header, payload)) = FrameHeader::decode(frame) else {
@@ -164,21 +200,18 @@ impl Node {
                     .map(|b| i32::from_le_bytes(b.try_into().unwrap_or_default()));
                 let s = self.sessions();
                 if let (Some(tx), Some(token)) = (s.tokens.get(&header.session), token) {
-                    let _ = tx.send((header.position, token));
+                    let position = header.position;
+                    let _ = tx.send(Incoming::Token { position, token });
                 }
             }
             FrameKind::Hidden => {
-                if header.dtype != Dtype::F32 || header.width as usize != self.n_embd {
+                let Some(hidden) = read_hidden(&header, payload, self.n_embd) else {
                     tracing::warn!("swarm frame of another shape or type; dropped");
                     return;
-                }
+                };
                 let Some(seq) = self.sessions().seq.get(&header.session).copied() else {
                     return;
                 };
-                let hidden = payload
-                    .chunks_exact(4)
-                    .map(|b| f32::from_le_bytes(b.try_into().unwrap_or_default()))
-                    .collect();
                 let node = Arc::clone(self);
                 let outbox = outbox.clone();
                 let reply: Reply = Box::new(move |made| node.forward(header, made, &outbox));
@@ -201,9 +234,13 @@ impl Node {
         outbox: &mpsc::Sender<WorkerMessage>,
     ) {
         let frame = match made {
-            Ok(Made::Hidden(rows)) => {
-                hidden_frame(header.session, header.position, &rows, self.n_embd)
-            }
+            Ok(Made::Hidden(rows)) => hidden_frame(
+                header.session,
+                header.position,
+                &rows,
+                self.n_embd,
+                self.frame_dtype,
+            ),
             Ok(Made::Logits(logits)) => {
                 let Some(sampling) = self.sessions().sampling.get(&header.session).copied() else {
                     return;
@@ -227,18 +264,52 @@ impl Node {
     }
 }
 
-/// A frame of hidden rows.
-pub(crate) fn hidden_frame(session: u64, position: u32, rows: &[f32], n_embd: usize) -> Vec<u8> {
+/// A frame of hidden rows, as `dtype` (F32 or F16).
+pub(crate) fn hidden_frame(
+    session: u64,
+    position: u32,
+    rows: &[f32],
+    n_embd: usize,
+    dtype: Dtype,
+) -> Vec<u8> {
     let header = FrameHeader {
         kind: FrameKind::Hidden,
-        dtype: Dtype::F32,
+        dtype,
         session,
         position,
         tokens: (rows.len() / n_embd) as u32,
         width: n_embd as u32,
     };
-    let payload: Vec<u8> = rows.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let payload: Vec<u8> = match dtype {
+        Dtype::F16 => rows
+            .iter()
+            .flat_map(|v| half::f16::from_f32(*v).to_le_bytes())
+            .collect(),
+        _ => rows.iter().flat_map(|v| v.to_le_bytes()).collect(),
+    };
     header.encode(&payload)
+}
+
+/// The hidden rows of a frame, as f32 (`None`: not hidden states of this width).
+pub(crate) fn read_hidden(header: &FrameHeader, payload: &[u8], n_embd: usize) -> Option<Vec<f32>> {
+    if header.width as usize != n_embd {
+        return None;
+    }
+    match header.dtype {
+        Dtype::F32 => Some(
+            payload
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+        ),
+        Dtype::F16 => Some(
+            payload
+                .chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect(),
+        ),
+        Dtype::U32 => None,
+    }
 }
 
 /// A frame of one sampled token, for `position`.
@@ -333,6 +404,11 @@ impl SwarmBackend {
             span: span.clone(),
             n_embd: model.n_embd,
             n_ctx: size.n_ctx,
+            frame_dtype: if options.half_frames {
+                Dtype::F16
+            } else {
+                Dtype::F32
+            },
         });
         tracing::info!(
             gguf = %options.gguf.display(),
@@ -390,6 +466,7 @@ impl Backend for SwarmBackend {
                 sampling,
             } => self.node.open(session, job_id, sampling),
             SwarmMessage::Close { session } => self.node.close(session),
+            SwarmMessage::Replay { session, to } => self.node.replay(session, to),
             SwarmMessage::Frame(frame) => self.node.on_frame(&frame, outbox),
         }
     }

@@ -75,7 +75,8 @@ struct Capture {
     bad: bool,
 }
 
-/// The eval callback: asked first whether a node is wanted, then handed each wanted node.
+/// The eval callback: asked first whether a node is wanted, then handed each wanted node;
+/// handed the span's output, it copies it and stops the computation.
 unsafe extern "C" fn on_eval(t: *mut sys::ggml_tensor, ask: bool, user: *mut c_void) -> bool {
     // SAFETY: `user` is the context's `Capture`, alive and not otherwise borrowed while
     // `llama_decode` runs; `t` is a live tensor whose name is NUL-terminated.
@@ -101,7 +102,11 @@ unsafe extern "C" fn on_eval(t: *mut sys::ggml_tensor, ask: bool, user: *mut c_v
     unsafe {
         sys::ggml_backend_tensor_get(t, cap.rows[at..].as_mut_ptr().cast(), 0, width * rows * 4)
     };
-    true
+    // Everything after the span's last layer (output norm, output matrix: logits for every
+    // row, since every row is an output) is of no use to a span that hands hidden states on.
+    // `false` makes the scheduler stop computing the graph (the rest of its split; on the CPU
+    // the one split); llama.cpp then copies logits it did not compute, which nothing reads.
+    false
 }
 
 /// What goes into a step: token ids (the entry span) or hidden states (every other span).

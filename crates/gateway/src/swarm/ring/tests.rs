@@ -130,3 +130,28 @@ fn gaps_at_both_ends() {
     let r = ring(&[(1, span('a', 2, 3, 8, 10)), (2, span('a', 5, 6, 8, 10))]);
     assert_eq!(r.coverage()[0].gaps, vec![(0, 2), (3, 5), (6, 8)]);
 }
+
+#[test]
+fn a_broken_session_chains_on_from_its_own_busy_entry() {
+    let mut r = ring(&[
+        (1, span('a', 0, 2, 6, 10)),
+        (2, span('a', 2, 6, 6, 10)),
+        (3, span('a', 2, 4, 6, 10)),
+        (4, span('a', 4, 6, 6, 10)),
+        (5, span('a', 0, 6, 6, 1)),
+        (6, span('b', 2, 6, 6, 1)),
+    ]);
+    // The entry is full (its own session), and so is the direct span 2..6.
+    r.occupy(&[1, 2], 1);
+    assert_eq!(r.chain_from(1), Some(vec![1, 3, 4]));
+    r.leave(4);
+    assert_eq!(
+        r.chain_from(1),
+        None,
+        "2..6 is full, 4..6 gone, b is another model"
+    );
+    r.occupy(&[2], -1);
+    assert_eq!(r.chain_from(1), Some(vec![1, 2]));
+    assert_eq!(r.chain_from(3), None, "not an entry");
+    assert_eq!(r.chain_from(9), None, "not a node");
+}
