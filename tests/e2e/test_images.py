@@ -7,12 +7,14 @@ received.
 from __future__ import annotations
 
 import base64
+import json
 import struct
 import subprocess
 import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Optional
 
 import httpx
 import openai
@@ -51,23 +53,33 @@ class A1111:
 
 
 class ImageWorker:
-    """`shoal-image-worker --backend a1111` next to the shoal binary."""
+    """`shoal-image-worker` next to the shoal binary: `--backend a1111` in front of `a1111`, or
+    the backend that `backend_args` names."""
 
-    def __init__(self, gateway: Gateway, a1111: A1111, log_dir: Path):
-        binary = Path(gateway.bin).parent / "shoal-image-worker"
-        if not binary.is_file():
-            pytest.fail(f"{binary} is missing: cargo build -p shoal-image-worker", pytrace=False)
+    def __init__(self, gateway: Gateway, a1111: Optional[A1111], log_dir: Path,
+                 backend_args: Optional[list] = None, model: str = MODEL, concurrency: int = 2,
+                 connect_timeout: float = START_TIMEOUT_S):
+        binary = image_worker_bin(gateway)
         name = f"image-worker-{uuid.uuid4().hex[:6]}"
         token = gateway.worker_token(name)
         out_log, err_log = log_dir / f"{name}.stdout.log", log_dir / f"{name}.stderr.log"
-        cmd = [str(binary), "--gateway", gateway.base, "--token", token, "--backend", "a1111",
-               "--a1111-url", a1111.url, "--model", MODEL, "--concurrency", "2"]
+        if backend_args is None:
+            backend_args = ["--backend", "a1111", "--a1111-url", a1111.url]
+        cmd = [str(binary), "--gateway", gateway.base, "--token", token, *backend_args,
+               "--model", model, "--concurrency", str(concurrency)]
         popen = subprocess.Popen(cmd, stdout=open(out_log, "wb"), stderr=open(err_log, "wb"),
                                  stdin=subprocess.DEVNULL, env=clean_env(SHOAL_LOG=SHOAL_LOG))
         self.proc = Proc(name, popen, [out_log, err_log], shoal=True)
         wait_for(lambda: workers_connected(gateway) >= 1 or not self.proc.alive(),
-                 START_TIMEOUT_S, "the image worker to connect")
+                 connect_timeout, "the image worker to connect")
         assert self.proc.alive(), self.proc.log_tails()
+
+
+def image_worker_bin(gateway: Gateway) -> Path:
+    binary = Path(gateway.bin).parent / "shoal-image-worker"
+    if not binary.is_file():
+        pytest.fail(f"{binary} is missing: cargo build -p shoal-image-worker", pytrace=False)
+    return binary
 
 
 def workers_connected(gateway: Gateway) -> int:
@@ -134,6 +146,27 @@ def credits(gateway: Gateway, key: str) -> int:
     return gateway.balance(key)["credits"]
 
 
+def site_stream(gateway: Gateway, key: str, body: dict, timeout: float = 60):
+    """`/api/images/generate` with `stream: true`, as a context manager (httpx.stream)."""
+    return httpx.stream("POST", gateway.base + "/api/images/generate", json={**body, "stream": True},
+                        headers={"Authorization": f"Bearer {key}"}, timeout=timeout)
+
+
+def sse_events(lines) -> list:
+    """(event name, JSON data) of each Server-Sent Event in `lines` (an iterator of lines)."""
+    events, name, data = [], "message", []
+    for line in lines:
+        if line == "":
+            if data:
+                events.append((name, json.loads("\n".join(data))))
+            name, data = "message", []
+        elif line.startswith("event: "):
+            name = line[len("event: "):]
+        elif line.startswith("data: "):
+            data.append(line[len("data: "):])
+    return events
+
+
 def test_openai_sdk_generates_an_image_and_charges_10_credits(image_gateway, image_worker, a1111):
     account = image_gateway.new_account(credits=100)
     client = image_gateway.client(account.key, timeout=60)
@@ -179,6 +212,104 @@ def test_same_seed_same_bytes(image_gateway, image_worker):
     other = site_generate(image_gateway, account.key, {**body, "seed": 78}).json()["image"]
     assert first == second
     assert first != other
+
+
+def test_site_stream_sends_progress_then_the_same_result(image_gateway, image_worker):
+    account = image_gateway.new_account(credits=100)
+    body = {"prompt": "a quiet harbour", "width": 512, "height": 512, "steps": 10, "seed": 91}
+    plain = site_generate(image_gateway, account.key, body).json()
+    with site_stream(image_gateway, account.key, body) as r:
+        assert r.status_code == 200, r.read()
+        assert r.headers["content-type"].startswith("text/event-stream")
+        events = sse_events(r.iter_lines())
+    names = [name for name, _ in events]
+    # Step 0 when a worker has the job (a later step may replace it before it is read).
+    assert events[0][0] == "progress" and events[0][1]["steps"] == 10, events[0]
+    assert names[-1] == "result" and set(names[:-1]) == {"progress"}, names
+    assert events[-1][1] == plain, "the result event is the JSON answer's object, same bytes"
+    balance = image_gateway.balance(account.key)
+    assert (balance["credits"], balance["credits_held"]) == (80, 0)
+
+
+def test_v1_stream_with_the_openai_sdk(image_gateway, image_worker):
+    account = image_gateway.new_account(credits=100)
+    client = image_gateway.client(account.key, timeout=60)
+    plain = client.images.generate(prompt="a red kite", size="512x512", extra_body={"seed": 5})
+    stream = client.images.generate(prompt="a red kite", size="512x512", stream=True,
+                                    partial_images=0, extra_body={"seed": 5})
+    events = [e.model_dump() for e in stream]
+    types = [e["type"] for e in events]
+    assert types[0] == "image_generation.progress" and types[-1] == "image_generation.completed"
+    assert events[0]["steps"] == 32
+    done = events[-1]
+    assert done["b64_json"] == plain.data[0].b64_json
+    assert (done["size"], done["seed"], done["output_format"]) == ("512x512", 5, "png")
+    assert credits(image_gateway, account.key) == 80
+
+
+def test_a_failing_stream_is_refunded_with_an_error_in_the_one_shape(image_gateway, image_worker):
+    account = image_gateway.new_account(credits=100)
+    with site_stream(image_gateway, account.key,
+                     {"prompt": "[[fail]] a cat", "width": 512, "height": 512}) as r:
+        if r.status_code == 200:
+            # The usual case: the job reached the worker (a progress event) before it failed.
+            name, last = sse_events(r.iter_lines())[-1]
+            assert name == "error", (name, last)
+        else:
+            # The failure won the race with the first progress event: an ordinary error answer.
+            assert r.status_code == 502
+            last = json.loads(r.read())
+    assert last["error"]["code"] == "worker_error" and last["error"]["type"], last
+    balance = image_gateway.balance(account.key)
+    assert (balance["credits"], balance["credits_held"]) == (100, 0)
+    with site_stream(image_gateway, account.key, {"prompt": "x", "steps": 9}) as r:
+        assert r.status_code == 400 and json.loads(r.read())["error"]["param"] == "steps"
+
+
+def test_a_client_leaving_a_stream_voids_the_hold(image_gateway, image_worker, a1111):
+    account = image_gateway.new_account(credits=100)
+    marker = uuid.uuid4().hex
+    with site_stream(image_gateway, account.key,
+                     {"prompt": f"[[stall]] a cat {marker}", "width": 512, "height": 512}) as r:
+        assert r.status_code == 200
+        lines = r.iter_lines()
+        assert next(lines) == "event: progress"
+        assert json.loads(next(lines)[len("data: "):])["steps"] == 32
+        assert image_gateway.balance(account.key)["credits_held"] == 10
+    # Leaving the block closed the connection mid-render.
+    wait_for(lambda: image_gateway.balance(account.key)["credits_held"] == 0, 15,
+             "the hold to be voided")
+    assert credits(image_gateway, account.key) == 100
+    wait_for(lambda: any(r["path"] == "/sdapi/v1/interrupt"
+                         for r in a1111.http.get("/_requests").json()), 15,
+             "the render to be interrupted")
+
+
+def test_the_dashboard_images_page_shows_the_workers_progress(shoal_bin, tmp_path_factory,
+                                                              log_dir, tiny_checker, tmp_path):
+    from test_dashboard import Browser
+
+    slow = A1111(log_dir, render_ms=4000)
+    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("images-dashboard"), log_dir,
+                 config_toml=classifier_toml(*tiny_checker))
+    worker = None
+    try:
+        worker = ImageWorker(gw, slow, log_dir)
+        browser = Browser(gw.base, f"images-{uuid.uuid4().hex[:10]}@e2e.test", tmp_path)
+        browser.run("signup")
+        seen = browser.run("images", SHOAL_SEED="4242")
+        bar = [v for v in seen["bar"] if v != "indeterminate"]
+        assert bar and all(v.endswith("/10") for v in bar), seen["bar"]
+        steps = [int(v.split("/")[0]) for v in bar]
+        # Step 0 when a worker has the job, then the stand-in's steps as the worker polls them.
+        assert steps[0] == 0 and steps == sorted(steps) and len(set(steps)) >= 3, seen["bar"]
+        assert seen["shown"] and seen["src"] == "data:image/png;base64,", seen
+        assert (seen["seed"], seen["status"]) == ("4242", "10 credits"), seen
+    finally:
+        if worker:
+            worker.proc.terminate(timeout=5)
+        gw.stop()
+        slow.proc.kill()
 
 
 def test_nine_credits_are_402_and_nothing_is_dispatched(image_gateway, image_worker, a1111):

@@ -1,4 +1,4 @@
-"""Schemathesis against a live gateway with a worker attached, driven by the gateway's own
+"""Schemathesis against a live gateway with a chat and an image worker attached, driven by the gateway's own
 OpenAPI document (`GET /api/v1/openapi.json`): no 5xx, no response that breaks the document,
 bad input answered with a 4xx, no hang.
 
@@ -19,12 +19,37 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
+from conftest import SHARED_SERVES
+from harness import Gateway, Worker
+from test_images import A1111, ImageWorker, classifier_toml, tiny_checker  # noqa: F401 (a fixture)
+
 EXAMPLES = int(os.environ.get("SHOAL_SCHEMATHESIS_EXAMPLES", "200"))
 SEED = os.environ.get("SHOAL_SCHEMATHESIS_SEED", "14")
 MAX_TIME_S = int(os.environ.get("SHOAL_SCHEMATHESIS_MAX_TIME", "240"))
 
 
-def test_schemathesis_finds_nothing(gateway, worker, tmp_path):
+@pytest.fixture(scope="module")
+def gateway_with_images(shoal_bin, tmp_path_factory, log_dir, upstream, tiny_checker):
+    """A gateway with a chat worker (as the shared one) and an image worker in front of the
+    A1111 stand-in, with the tiny output checker: every operation of the document can
+    answer 200."""
+    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("schemathesis"), log_dir,
+                 config_toml=classifier_toml(*tiny_checker))
+    painter = A1111(log_dir)
+    chat = Worker(shoal_bin, gw, upstream, SHARED_SERVES, log_dir, concurrency=4,
+                  name="worker-schemathesis")
+    images = ImageWorker(gw, painter, log_dir)
+    yield gw
+    images.proc.terminate(timeout=5)
+    chat.terminate(timeout=5)
+    painter.proc.kill()
+    gw.stop()
+
+
+def test_schemathesis_finds_nothing(gateway_with_images, tmp_path):
+    gateway = gateway_with_images
     account = gateway.new_account(credits=10_000_000)
     cli = Path(sys.executable).with_name("schemathesis")
     cmd = [
@@ -54,5 +79,6 @@ def test_schemathesis_finds_nothing(gateway, worker, tmp_path):
     assert len(reports) == 1, reports
     suite = ET.parse(reports[0]).getroot()
     tested = {case.get("name") for case in suite.iter("testcase")}
-    assert tested == {"GET /models", "GET /models/{id}", "GET /balance", "POST /chat/completions", "GET /deposits"}
+    assert tested == {"GET /models", "GET /models/{id}", "GET /balance", "POST /chat/completions",
+                      "POST /images/generations", "GET /deposits"}
     assert suite.get("failures") == "0" and suite.get("errors") == "0", output[-5000:]

@@ -206,7 +206,7 @@ fn api_v1(state: &AppState) -> Router<AppState> {
         .routes(routes!(api::retrieve_model))
         .routes(routes!(api::balance))
         .routes(routes!(api::chat_completions))
-        .route("/images/generations", post(images::generations))
+        .routes(routes!(images::generations))
         .routes(routes!(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .routes(routes!(openapi::openapi_json))

@@ -79,6 +79,42 @@ async function playground(page) {
   return { prefix, keyShown, usage, answer, freeAfter, creditsAfter, confirmShown, buy, overflow };
 }
 
+// The images page renders one image on the free daily credits; the bar's value/max is
+// sampled in the page from the click until the bar hides again.
+async function images(page) {
+  await page.goto(`${base}/dashboard/images`);
+  await page.fill("textarea[name=prompt]", "a lighthouse at dusk");
+  await page.selectOption("select[name=width]", "512");
+  await page.selectOption("select[name=height]", "512");
+  await page.fill("input[name=steps]", "10");
+  await page.fill("input[name=seed]", env.SHOAL_SEED);
+  const sampled = page.evaluate(() => new Promise((resolve) => {
+    const bar = document.getElementById("image-progress");
+    const seen = [];
+    const tick = () => {
+      if (!bar.hidden) {
+        const now = bar.hasAttribute("value") ? `${bar.value}/${bar.max}` : "indeterminate";
+        if (seen[seen.length - 1] !== now) seen.push(now);
+      } else if (seen.length > 0) {
+        return resolve(seen);
+      }
+      setTimeout(tick, 10);
+    };
+    tick();
+  }));
+  await page.click("#image-form button[type=submit]");
+  const bar = await sampled;
+  await page.locator("#image-result").waitFor({ state: "visible", timeout: 5000 }).catch(() => {});
+  await shot(page, "12-image");
+  return {
+    bar,
+    status: await page.textContent("#image-status"),
+    seed: await page.textContent("#image-seed"),
+    src: ((await page.getAttribute("#image-out", "src")) || "").slice(0, 22),
+    shown: await page.isVisible("#image-result"),
+  };
+}
+
 async function revoke(page) {
   await page.goto(`${base}/dashboard/keys`);
   await page.click("td.actions button");
@@ -96,6 +132,7 @@ async function logout(page) {
 }
 
 const steps = { signup, playground, revoke, logout };
+steps.images = images;
 const browser = await chromium.launch({ executablePath: env.CHROMIUM, headless: true, args: ["--no-sandbox"] });
 try {
   const fs = await import("node:fs");

@@ -30,7 +30,7 @@ function setupCopy() {
   });
 }
 
-// Reads an SSE body and calls onData with each `data:` payload.
+// Reads an SSE body and calls onData with each `data:` payload and its event name.
 async function readEvents(response, onData) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -43,8 +43,10 @@ async function readEvents(response, onData) {
     while ((cut = buffer.indexOf("\n\n")) >= 0) {
       const event = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
+      let name = "message";
       for (const line of event.split("\n")) {
-        if (line.startsWith("data: ")) onData(line.slice(6));
+        if (line.startsWith("event: ")) name = line.slice(7);
+        if (line.startsWith("data: ")) onData(line.slice(6), name);
       }
     }
   }
@@ -131,30 +133,46 @@ function setupImages() {
     if (f.get("negative_prompt")) body.negative_prompt = f.get("negative_prompt");
     if (f.get("seed")) body.seed = Number(f.get("seed"));
     const progress = document.getElementById("image-progress");
+    // Indeterminate until the first step arrives.
+    progress.removeAttribute("value");
     progress.hidden = false;
-    setText("image-status", "Rendering…");
+    setText("image-status", "Waiting for a worker…");
     try {
       const r = await fetch("/api/images/generate", {
         method: "POST",
         credentials: "same-origin",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify({ ...body, stream: true }),
       });
       if (!r.ok) {
         setText("image-status", await errorText(r));
         return;
       }
-      const result = await r.json();
-      document.getElementById("image-out").src = result.image;
-      document.getElementById("image-download").href = result.image;
-      setText("image-seed", result.seed);
-      document.getElementById("image-result").hidden = false;
-      setText("image-status", result.credits_charged + " credits");
+      await readEvents(r, (data, name) => showImageEvent(progress, name, JSON.parse(data)));
       await refreshBalance();
+    } catch (e) {
+      setText("image-status", "connection lost");
     } finally {
       progress.hidden = true;
     }
   });
+}
+
+// One event of the streamed image answer: progress, the result, or an error.
+function showImageEvent(progress, name, data) {
+  if (name === "progress") {
+    progress.max = data.steps;
+    progress.value = data.step;
+    setText("image-status", "Step " + data.step + " of " + data.steps);
+  } else if (name === "result") {
+    document.getElementById("image-out").src = data.image;
+    document.getElementById("image-download").href = data.image;
+    setText("image-seed", data.seed);
+    document.getElementById("image-result").hidden = false;
+    setText("image-status", data.credits_charged + " credits");
+  } else if (name === "error") {
+    setText("image-status", data.error.message);
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {

@@ -11,6 +11,7 @@ pub mod check;
 pub mod params;
 pub mod policy;
 pub mod render;
+pub mod stream;
 
 use std::time::Instant;
 
@@ -20,16 +21,19 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use prometheus_client::encoding::EncodeLabelSet;
-use shoal_protocol::images::{ImageData, ImageResult, ImagesResponse};
+use shoal_protocol::error::ErrorBody;
+use shoal_protocol::images::{ImageData, ImageGenerationRequest, ImageResult, ImagesResponse};
 use shoal_protocol::worker::ImageJobRequest;
 
 use crate::api::JsonBytes;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::observe::RequestStart;
+use crate::openapi::ImageStreamEvent;
 use crate::{now_ms, AppState};
 use params::ImageParams;
-use render::{ImageContext, Rendered, IMAGE_CREDITS};
+use render::{ImageContext, Progress, Rendered, IMAGE_CREDITS};
+use tokio::sync::watch;
 
 /// Always added to the caller's negative prompt: the usual rendering faults.
 pub const BASELINE_NEGATIVE_PROMPT: &str = "lowres, worst quality, low quality, blurry, jpeg artifacts, watermark, signature, text, deformed, bad anatomy, extra limbs, extra fingers, mutated hands, poorly drawn face, cropped";
@@ -60,7 +64,37 @@ pub async fn authenticate(state: State<AppState>, req: Request, next: Next) -> R
     crate::auth::authenticate(state, req, next).await
 }
 
-/// `POST /api/v1/images/generations`.
+/// An image from a prompt (the OpenAI images shape; `client.images.generate` works as is):
+/// one PNG as base64, 10 credits, refunded on any failure. With `stream: true`,
+/// Server-Sent Events: `image_generation.progress` while it renders, then
+/// `image_generation.completed` (or `error`).
+#[utoipa::path(
+    post,
+    path = "/images/generations",
+    tag = "images",
+    request_body(content = ImageGenerationRequest, content_type = "application/json",
+        example = json!({"prompt": "a lighthouse at dusk", "size": "1024x1024", "seed": 42})),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The image (`stream` false) or its progress and result events (`stream` true); `seed` and `size` reproduce it",
+            content(
+                (ImagesResponse = "application/json"),
+                (ImageStreamEvent = "text/event-stream"),
+            )),
+        (status = 400, description = "A field is invalid (`param` names it), or the prompt is refused by the content policy (`content_policy_violation`), or the image was withheld by the output check; nothing was charged", body = ErrorBody),
+        (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
+        (status = 402, description = "Fewer than 10 credits available (`insufficient_credits`); nothing was dispatched", body = ErrorBody),
+        (status = 413, description = "The body exceeds the size limit", body = ErrorBody),
+        (status = 415, description = "The body is not JSON", body = ErrorBody),
+        (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
+        (status = 500, description = "The gateway failed; nothing was charged", body = ErrorBody),
+        (status = 502, description = "The image worker failed; nothing was charged", body = ErrorBody),
+        (status = 503, description = "No image worker is online or free (`no_worker_available`), or no output check is configured; nothing was charged", body = ErrorBody,
+            headers(("retry-after" = u64, description = "Seconds to wait before retrying"))),
+        (status = 504, description = "The render ran past the time limit; nothing was charged", body = ErrorBody),
+    )
+)]
 pub async fn generations(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
@@ -70,18 +104,13 @@ pub async fn generations(
     let arrived = arrival(start);
     let params = counted(&state, params::parse_generations(&body))?;
     drop(body);
-    let (job, rendered) = generate(&state, caller, arrived, params).await?;
-    let response = ImagesResponse {
-        created: now_ms() / 1000,
-        data: vec![ImageData {
-            b64_json: rendered.png_base64,
-            seed: job.seed,
-        }],
-        model: rendered.model,
-        seed: job.seed,
-        size: format!("{}x{}", job.width, job.height),
-    };
-    Ok(answer(&state, arrived, rendered.worker_time, &response))
+    if params.stream {
+        return stream::respond(state, caller, arrived, params, stream::Flavor::OpenAi).await;
+    }
+    let (job, rendered) = generate(&state, caller, arrived, params, None).await?;
+    let worker_time = rendered.worker_time;
+    let response = openai_response(&job, rendered);
+    Ok(answer(&state, arrived, worker_time, &response))
 }
 
 /// `POST /api/images/generate`.
@@ -94,32 +123,56 @@ pub async fn generate_image(
     let arrived = arrival(start);
     let params = counted(&state, params::parse_generate(&body))?;
     drop(body);
-    let (job, rendered) = generate(&state, caller, arrived, params).await?;
+    if params.stream {
+        return stream::respond(state, caller, arrived, params, stream::Flavor::Site).await;
+    }
+    let (job, rendered) = generate(&state, caller, arrived, params, None).await?;
     let worker_time = rendered.worker_time;
+    let response = image_result(&job, rendered);
+    Ok(answer(&state, arrived, worker_time, &response))
+}
+
+/// The answer of `/api/v1/images/generations`.
+fn openai_response(job: &ImageJobRequest, rendered: Rendered) -> ImagesResponse {
+    ImagesResponse {
+        created: now_ms() / 1000,
+        data: vec![ImageData {
+            b64_json: rendered.png_base64,
+            seed: job.seed,
+        }],
+        model: rendered.model,
+        seed: job.seed,
+        size: format!("{}x{}", job.width, job.height),
+    }
+}
+
+/// The image result object of `/api/images/generate`.
+fn image_result(job: &ImageJobRequest, rendered: Rendered) -> ImageResult {
     let mut image = String::with_capacity(22 + rendered.png_base64.len());
     image.push_str("data:image/png;base64,");
     image.push_str(&rendered.png_base64);
-    let response = ImageResult {
+    ImageResult {
         image,
         model: rendered.model,
         seed: job.seed,
         width: job.width,
         height: job.height,
         credits_charged: IMAGE_CREDITS,
-    };
-    Ok(answer(&state, arrived, worker_time, &response))
+    }
 }
 
 fn arrival(start: Option<Extension<RequestStart>>) -> Instant {
     start.map(|s| s.0 .0).unwrap_or_else(Instant::now)
 }
 
-/// The policy check, then the render; returns the job as sent (its seed and size).
+/// The policy check, then the render; returns the job as sent (its seed and size). The
+/// worker's progress goes to `progress` when given.
 async fn generate(
     state: &AppState,
     caller: Caller,
     arrived: Instant,
     params: ImageParams,
+    progress: Option<watch::Sender<Progress>>,
 ) -> Result<(ImageJobRequest, Rendered), ApiError> {
     let policy = &state.config.image_policy;
     if let Err(rule) = policy.check(&params.prompt, &params.negative_prompt, params.nsfw) {
@@ -149,7 +202,7 @@ async fn generate(
         free_daily: caller.free_daily,
         job: job.clone(),
         nsfw,
-        progress: None,
+        progress,
     };
     match render::run(state.clone(), ctx).await {
         Ok(rendered) => {
@@ -217,9 +270,14 @@ fn answer(
 ) -> Response {
     let bytes = serde_json::to_vec(body).expect("image answers serialize");
     let response = ([(header::CONTENT_TYPE, "application/json")], bytes).into_response();
+    observe_overhead(state, arrived, worker_time);
+    response
+}
+
+/// The gateway's own share of one image request: everything but the render.
+fn observe_overhead(state: &AppState, arrived: Instant, worker_time: std::time::Duration) {
     let overhead = arrived.elapsed().saturating_sub(worker_time);
     state.metrics.image_overhead.observe(overhead.as_secs_f64());
-    response
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ pub const MAX_CFG: f64 = 15.0;
 pub const DEFAULT_CFG: f32 = 4.0;
 /// Seeds are 32-bit: every engine and A1111-compatible server takes them.
 pub const MAX_SEED: u64 = u32::MAX as u64;
+/// OpenAI's bound on `partial_images`.
+pub const MAX_PARTIAL_IMAGES: i64 = 3;
 /// Longest prompt or negative prompt, in characters.
 pub const MAX_PROMPT_CHARS: usize = 4000;
 
@@ -33,10 +35,12 @@ pub struct ImageParams {
     pub cfg: f32,
     pub seed: Option<u64>,
     pub nsfw: bool,
+    /// Answer with Server-Sent Events: progress while it renders, then the result.
+    pub stream: bool,
 }
 
 /// `POST /api/images/generate`: `prompt`, `negative_prompt`, `width`, `height`, `steps`,
-/// `cfg`, `seed`, `nsfw`.
+/// `cfg`, `seed`, `nsfw`, `stream`.
 pub fn parse_generate(body: &[u8]) -> Result<ImageParams, ApiError> {
     let fields = object(body)?;
     let f = Fields(&fields);
@@ -48,9 +52,10 @@ pub fn parse_generate(body: &[u8]) -> Result<ImageParams, ApiError> {
 }
 
 /// `POST /api/v1/images/generations` (the OpenAI images shape): `prompt`, `size`,
-/// `negative_prompt`, `seed`, `nsfw`, `n` (1), `response_format` (`b64_json`), and the same
-/// `steps` and `cfg` as the other endpoint. OpenAI's other fields (`model`, `quality`,
-/// `style`, `user`) are accepted and have no effect.
+/// `negative_prompt`, `seed`, `nsfw`, `n` (1), `response_format` (`b64_json`), `stream`,
+/// `partial_images` (0 to 3, as OpenAI's; none are sent: a worker reports steps, not
+/// previews), and the same `steps` and `cfg` as the other endpoint. OpenAI's other fields
+/// (`model`, `quality`, `style`, `user`, …) are accepted and have no effect.
 pub fn parse_generations(body: &[u8]) -> Result<ImageParams, ApiError> {
     let fields = object(body)?;
     let f = Fields(&fields);
@@ -68,6 +73,17 @@ pub fn parse_generations(body: &[u8]) -> Result<ImageParams, ApiError> {
             ))
         }
         Some(_) => return Err(bad("response_format", "`response_format` must be `b64_json`")),
+    }
+    // Ignored, but a client that sends them gets the type the document states.
+    f.string("model")?;
+    f.string("user")?;
+    if let Some(p) = f.integer("partial_images")? {
+        if !(0..=MAX_PARTIAL_IMAGES).contains(&p) {
+            return Err(bad(
+                "partial_images",
+                format!("`partial_images` must be an integer from 0 to {MAX_PARTIAL_IMAGES}"),
+            ));
+        }
     }
     let (width, height) = match f.string("size")? {
         None | Some("auto") => (DEFAULT_SIDE, DEFAULT_SIDE),
@@ -130,6 +146,7 @@ fn common(f: &Fields) -> Result<ImageParams, ApiError> {
         cfg,
         seed,
         nsfw: f.boolean("nsfw")?.unwrap_or(false),
+        stream: f.boolean("stream")?.unwrap_or(false),
     })
 }
 
@@ -288,7 +305,14 @@ mod tests {
         .unwrap();
         assert_eq!((p.width, p.height, p.seed), (704, 1472, Some(0)));
         let p = generations(json!({"prompt": "x", "size": null})).unwrap();
-        assert_eq!((p.width, p.height), (1024, 1024));
+        assert_eq!((p.width, p.height, p.stream), (1024, 1024, false));
+        let p = generations(json!({"prompt": "x", "stream": true, "partial_images": 2})).unwrap();
+        assert!(p.stream);
+        assert!(
+            generate(json!({"prompt": "x", "stream": true}))
+                .unwrap()
+                .stream
+        );
     }
 
     #[test]
@@ -320,6 +344,7 @@ mod tests {
             (json!({"prompt": "x", "seed": "1"}), "seed"),
             (json!({"prompt": "x", "nsfw": "yes"}), "nsfw"),
             (json!({"prompt": "x", "nsfw": 1}), "nsfw"),
+            (json!({"prompt": "x", "stream": "true"}), "stream"),
         ];
         for (body, field) in generate_cases {
             let e = generate(body.clone()).unwrap_err();
@@ -346,6 +371,17 @@ mod tests {
             (json!({"prompt": "x", "size": "+1024x1024"}), "size"),
             (json!({"prompt": "x", "size": 1024}), "size"),
             (json!({"size": "1024x1024"}), "prompt"),
+            (
+                json!({"prompt": "x", "partial_images": 4}),
+                "partial_images",
+            ),
+            (
+                json!({"prompt": "x", "partial_images": -1}),
+                "partial_images",
+            ),
+            (json!({"prompt": "x", "stream": 1}), "stream"),
+            (json!({"prompt": "x", "model": 5}), "model"),
+            (json!({"prompt": "x", "user": []}), "user"),
         ];
         for (body, field) in generations_cases {
             let e = generations(body.clone()).unwrap_err();

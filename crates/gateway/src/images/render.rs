@@ -179,6 +179,13 @@ async fn render(
                 ))
             }
         };
+        // Step 0: the hold is taken and a worker has the job (a streamed answer starts here).
+        if let Some(tx) = &ctx.progress {
+            tx.send_replace(Progress {
+                step: 0,
+                steps: ctx.job.steps,
+            });
+        }
         let started = Instant::now();
         match wait(state, ctx, &mut job, cancel, deadline).await {
             Attempt::Image(png_base64) => {

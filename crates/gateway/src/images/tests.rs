@@ -374,3 +374,166 @@ fn the_job_carries_the_baseline_negative_prompt_and_a_seed() {
     assert_eq!(bare.negative_prompt, BASELINE_NEGATIVE_PROMPT);
     assert!(request_id().starts_with("img-"));
 }
+
+/// A streamed request for a 512×640 image with seed 42, as an API key's.
+async fn start_stream(
+    state: &AppState,
+    account: AccountId,
+    flavor: stream::Flavor,
+) -> Result<axum::response::Response, ApiError> {
+    let body =
+        br#"{"prompt": "a lighthouse", "width": 512, "height": 640, "seed": 42, "stream": true}"#;
+    let params = params::parse_generate(body).unwrap();
+    let caller = Caller {
+        key_id: None,
+        account_id: account,
+        free_daily: 0,
+    };
+    let arrived = std::time::Instant::now();
+    stream::respond(state.clone(), caller, arrived, params, flavor).await
+}
+
+/// Complete SSE events from a streamed body: `(event name, JSON data)`, reading until `want`
+/// have arrived or the body ends.
+async fn read_events(
+    body: &mut axum::body::BodyDataStream,
+    buffer: &mut String,
+    want: usize,
+) -> Vec<(String, serde_json::Value)> {
+    use futures::StreamExt;
+    let mut events = Vec::new();
+    loop {
+        while let Some(cut) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..cut + 2).collect();
+            let mut name = String::new();
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = n.to_owned();
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            if !data.is_empty() {
+                events.push((name, serde_json::from_str(&data).unwrap()));
+            }
+        }
+        if events.len() >= want {
+            return events;
+        }
+        let next = tokio::time::timeout(Duration::from_secs(5), body.next()).await;
+        match next.expect("the stream stalled") {
+            Some(chunk) => buffer.push_str(std::str::from_utf8(&chunk.unwrap()).unwrap()),
+            None => return events,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_streamed_answer_sends_progress_then_the_same_result() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, jobs) = connect(&state, 1);
+    render_everything(state.clone(), worker, jobs);
+    let response = start_stream(&state, account, stream::Flavor::Site)
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()[axum::http::header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let mut body = response.into_body().into_data_stream();
+    let events = read_events(&mut body, &mut String::new(), usize::MAX).await;
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    // The worker's step 1 may have replaced step 0 before it was read: the newest wins.
+    assert!(names.len() >= 2, "{names:?}");
+    assert!(
+        names[..names.len() - 1].iter().all(|n| *n == "progress"),
+        "{names:?}"
+    );
+    assert_eq!(events[0].1["steps"], 32);
+    let (last, result) = events.last().unwrap();
+    assert_eq!(last, "result");
+    let expected = format!("data:image/png;base64,{}", png_header(512, 640));
+    assert_eq!(result["image"], expected.as_str());
+    assert_eq!(
+        (&result["seed"], &result["width"], &result["height"]),
+        (
+            &serde_json::json!(42),
+            &serde_json::json!(512),
+            &serde_json::json!(640)
+        )
+    );
+    assert_eq!(result["credits_charged"], 10);
+    assert_eq!(credits(&state, account).await, (90, 0));
+}
+
+#[tokio::test]
+async fn a_stream_refused_before_dispatch_keeps_its_status() {
+    let (state, account) = setup(9, Arc::new(PngOnly)).await;
+    let (_, mut jobs) = connect(&state, 1);
+    let e = start_stream(&state, account, stream::Flavor::OpenAi)
+        .await
+        .unwrap_err();
+    assert_eq!((e.status.as_u16(), e.code), (402, "insufficient_credits"));
+    assert!(jobs.try_recv().is_err());
+}
+
+#[tokio::test]
+async fn an_openai_stream_relays_steps_then_a_failure_as_an_error_event_and_refunds() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, mut jobs) = connect(&state, 1);
+    let response = start_stream(&state, account, stream::Flavor::OpenAi)
+        .await
+        .unwrap();
+    let job = next_job(&mut jobs).await;
+    let mut body = response.into_body().into_data_stream();
+    let mut buffer = String::new();
+    let first = read_events(&mut body, &mut buffer, 1).await;
+    let progress = serde_json::json!({"type": "image_generation.progress", "step": 0, "steps": 32});
+    assert_eq!(first, vec![("image_generation.progress".into(), progress)]);
+    assert_eq!(
+        credits(&state, account).await,
+        (100, 10),
+        "held while rendering"
+    );
+    let step = ImageEvent::Progress { step: 7, steps: 32 };
+    state.pool.deliver_image(worker, &job, step);
+    let seventh = read_events(&mut body, &mut buffer, 1).await;
+    assert_eq!(seventh[0].1["step"], 7);
+    let failed = ImageEvent::Failed {
+        code: ErrorCode::InferenceFailed,
+        retryable: false,
+    };
+    state.pool.deliver_image(worker, &job, failed);
+    let rest = read_events(&mut body, &mut buffer, usize::MAX).await;
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    let (name, error) = &rest[0];
+    assert_eq!(name, "error");
+    assert_eq!(error["error"]["code"], "worker_error");
+    assert_eq!(error["error"]["type"], "server_error");
+    assert_eq!(credits(&state, account).await, (100, 0));
+}
+
+#[tokio::test]
+async fn a_client_leaving_a_stream_voids_the_hold_and_cancels_the_job() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (_, mut jobs) = connect(&state, 1);
+    let response = start_stream(&state, account, stream::Flavor::Site)
+        .await
+        .unwrap();
+    next_job(&mut jobs).await;
+    assert_eq!(credits(&state, account).await, (100, 10));
+    drop(response);
+    match tokio::time::timeout(Duration::from_secs(5), jobs.recv()).await {
+        Ok(Some(GatewayMessage::Cancel { .. })) => {}
+        other => panic!("expected a cancel, got {other:?}"),
+    }
+    for _ in 0..100 {
+        if credits(&state, account).await == (100, 0) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the hold was not voided");
+}
