@@ -2,7 +2,8 @@
 Debian's Chromium) against real `shoal serve` + `shoal worker` processes, with the openai SDK
 for the API-key side: sign up, create a key (shown once), use it, see it in the usage page,
 chat in the playground on the free daily credits, revoke the key, log out. Then the guards:
-cross-site requests, login throttling, sessions and keys kept apart.
+cross-site requests, login throttling, sessions and keys kept apart. And the password reset
+by mail, through a stand-in SMTP server (tests/e2e/smtp_inbox.py).
 
 Screenshots of every page go to $SHOAL_SHOTS (default target/dashboard-shots, git-ignored)."""
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -21,6 +23,7 @@ import openai
 import pytest
 
 from harness import E2E_DIR, REPO_ROOT, wait_for
+from smtp_inbox import Inbox
 
 NODE_DIR = E2E_DIR / "node"
 MODEL = "large-27b-uncensored"
@@ -103,6 +106,9 @@ def test_dashboard_flow(gateway, worker, tmp_path):
     assert not seen["keyShown"] and seen["prefix"] == key[:13] + "…"
     assert seen["usage"]["requests"] == "1" and seen["usage"]["bars"] == 30
     assert seen["usage"]["drawn"] >= 1
+    # Usage by key, and the key's last use.
+    assert seen["usage"]["byKey"] == "1" and seen["usage"]["dashboardOnly"] == 0
+    assert seen["lastUsed"].endswith(" UTC"), seen["lastUsed"]
     assert seen["answer"].startswith("Hello from upstream")
     assert seen["freeAfter"] < seen["usage"]["freeBefore"]
     assert seen["creditsAfter"] == seen["usage"]["creditsBefore"] == after_key["credits"]
@@ -178,6 +184,62 @@ def test_dashboard_guards(gateway, tmp_path):
     r = httpx.post(gateway.base + "/dashboard/signup", data={"email": email},
                    headers={"Origin": gateway.base})
     assert 400 <= r.status_code < 500
+
+
+def test_password_reset_by_mail(gateway_factory, tmp_path):
+    mailbox = Inbox()
+    try:
+        reset_flow(gateway_factory, mailbox, tmp_path)
+    finally:
+        mailbox.stop()
+
+
+def reset_flow(gateway_factory, mailbox: Inbox, tmp_path):
+    # The links name the site's public address; the test opens the same path on the gateway.
+    site = "http://shoal.e2e.test"
+    gw = gateway_factory(f"""[smtp]
+host = "127.0.0.1"
+port = {mailbox.port}
+tls = "none"
+from = "Shoal <no-reply@e2e.test>"
+site_url = "{site}"
+""")
+    email = f"reset-{uuid.uuid4().hex[:10]}@e2e.test"
+    r = httpx.post(gw.base + "/dashboard/signup", data={"email": email, "password": PASSWORD},
+                   headers={"Origin": gw.base}, timeout=30)
+    assert r.status_code == 303, r.text
+    old_cookie = r.cookies["shoal_session"]
+    assert session_balance(gw, old_cookie).status_code == 200
+
+    # An unknown address gets the same answer, and no mail.
+    unknown = f"nobody-{uuid.uuid4().hex[:6]}@e2e.test"
+    r = httpx.post(gw.base + "/dashboard/reset", data={"email": unknown}, headers={"Origin": gw.base})
+    assert r.status_code == 200 and "Check your email" in r.text
+
+    browser = Browser(gw.base, email, tmp_path)
+    asked = browser.run("forgot")
+    assert asked["heading"] == "Check your email" and email in asked["text"]
+    (to, mail) = wait_for(lambda: mailbox.received() and mailbox.received()[0], timeout=20,
+                          what="the reset mail")
+    # Only the known address got a mail (the unknown one was asked for first).
+    assert to == [email] and len(mailbox.received()) == 1, mailbox.received()
+    assert mail["Subject"] == "Reset your Shoal password" and "no-reply@e2e.test" in mail["From"]
+    links = re.findall(r"http\S+/dashboard/reset/shoal-r-[0-9A-Za-z]+", mail.get_content())
+    assert len(links) == 1 and links[0].startswith(site + "/"), mail.get_content()
+    link = gw.base + links[0][len(site):]
+
+    new_password = "a brand new passphrase"
+    done = browser.run("newPassword", SHOAL_LINK=link, SHOAL_NEW_PASSWORD=new_password)
+    assert "password was changed" in done["notice"] and done["url"].endswith("/dashboard/usage")
+    # Logged out everywhere; the old password and the used link open nothing.
+    assert session_balance(gw, old_cookie).status_code == 401
+    assert login(gw, email, PASSWORD).status_code == 401
+    assert login(gw, email, new_password).status_code == 303
+    assert httpx.get(link).status_code == 404
+    r = httpx.post(link, data={"password": "another new one!", "confirm": "another new one!"},
+                   headers={"Origin": gw.base})
+    assert r.status_code == 404 and "already used" in r.text
+    assert login(gw, email, "another new one!").status_code == 401
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,10 @@
 //! 2. each page's weight (HTML, and the CSS, JS and icon every page loads);
 //! 3. the API's latency (`GET /api/v1/models` with a key) alone (A) and while a logged-in
 //!    browser loads the usage page in a loop (B), in alternating rounds of 3 s; reported as
-//!    B/A.
+//!    B/A;
+//! 4. the usage query itself, alternating on one connection: over the journal (every settle
+//!    of 30 days, through the partial index that served it) as the page read it before the
+//!    `usage_daily` rollup, and over the rollup as it reads it now. Both must agree.
 //!
 //! `cargo run --release -p shoal-bench-dashboard [-- REQUESTS]`. Bounded: fixed counts.
 
@@ -112,6 +115,79 @@ async fn main() {
     }
 
     api_latency(&http, &base, &key, &page).await;
+    compare_queries(&dir.path().join("shoal.db"), account, now);
+}
+
+/// Per day and model from the journal's settle rows: the usage page's query before the
+/// rollup. ?1 account, ?2 first millisecond.
+const FROM_JOURNAL: &str = "SELECT at / 86400000 AS day, model,
+        COUNT(CASE WHEN bucket = 'balance' THEN 1 END), SUM(input_tokens),
+        SUM(output_tokens), SUM(credits)
+       FROM journal
+      WHERE account_id = ?1 AND kind = 'settle' AND at >= ?2
+      GROUP BY at / 86400000, model ORDER BY day, model";
+
+/// The same from `usage_daily`, as `Store::usage` asks it (all keys: ?3 NULL).
+const FROM_ROLLUP: &str = "SELECT day, model, SUM(requests), SUM(input_tokens),
+        SUM(output_tokens), SUM(credits)
+       FROM usage_daily
+      WHERE account_id = ?1 AND day >= ?2 AND (?3 IS NULL OR key_id = ?3)
+      GROUP BY day, model ORDER BY day, model";
+
+type Rows = Vec<(i64, String, i64, i64, i64, i64)>;
+
+fn usage_rows(conn: &rusqlite::Connection, sql: &str, p: &[&dyn rusqlite::ToSql]) -> Rows {
+    let mut stmt = conn.prepare_cached(sql).unwrap();
+    let rows = stmt
+        .query_map(p, |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })
+        .unwrap();
+    rows.collect::<rusqlite::Result<_>>().unwrap()
+}
+
+/// The usage query before and after the rollup, alternating, `PER_ROUND / 3` times each.
+fn compare_queries(db: &std::path::Path, account: i64, now: i64) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(Duration::from_secs(10)).unwrap();
+    // The index the journal query walked (the migration that added the rollup dropped it).
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS bench_journal_settles ON journal (account_id, at)
+          WHERE kind = 'settle'",
+    )
+    .unwrap();
+    let first_day = now.div_euclid(DAY) - 29;
+    let (mut journal, mut rollup) = (Vec::new(), Vec::new());
+    for _ in 0..PER_ROUND / 3 {
+        let t = Instant::now();
+        let a = usage_rows(
+            &conn,
+            FROM_JOURNAL,
+            rusqlite::params![account, first_day * DAY],
+        );
+        journal.push(t.elapsed());
+        let t = Instant::now();
+        let b = usage_rows(
+            &conn,
+            FROM_ROLLUP,
+            rusqlite::params![account, first_day, None::<i64>],
+        );
+        rollup.push(t.elapsed());
+        assert_eq!(a, b, "the rollup disagrees with the journal");
+    }
+    let (j50, r50) = (pct(&mut journal, 50), pct(&mut rollup, 50));
+    let (j99, r99) = (pct(&mut journal, 99), pct(&mut rollup, 99));
+    println!(
+        "usage query over the journal: p50 {:.3} ms, p99 {:.3} ms; over usage_daily: p50 {:.3} ms, p99 {:.3} ms (journal/rollup p50 {:.0}x; {} alternating runs each)",
+        ms(j50), ms(j99), ms(r50), ms(r99), ms(j50) / ms(r50), journal.len()
+    );
 }
 
 /// Alternating rounds of the API alone (A) and beside usage-page loads (B).
@@ -181,6 +257,7 @@ async fn fill(store: &Store, account: i64, now: i64, requests: i64) {
             model: MODELS[(i % 5) as usize].into(),
             expires_at: at + 600_000,
             free_daily: 0,
+            key_id: None,
         };
         store.hold(&hold, at).await.unwrap();
         let charge = Charge {

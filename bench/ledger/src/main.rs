@@ -322,6 +322,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
                     model: "large-27b-uncensored".into(),
                     expires_at: now + 600_000,
                     free_daily: 0,
+                    key_id: None,
                 };
                 let t = Instant::now();
                 assert_eq!(store.hold(&req, now).await.unwrap(), HoldOutcome::Held);

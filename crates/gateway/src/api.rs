@@ -264,6 +264,7 @@ pub async fn chat_completions(
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
         // 0 for API keys: only the dashboard's session spends free daily credits.
         free_daily: caller.free_daily,
+        key_id: caller.key_id,
     };
 
     // 3. hold, dispatch and relay; once held, the hold is ended whatever happens.

@@ -149,8 +149,137 @@ async fn sessions_spend_free_credits_first_and_keys_never() {
         .await
         .unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    usage_by_key_and_last_used(&s, &cookie).await;
     assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
     worker.abort();
+}
+
+/// Requests (and credits) of the usage page's `service-pro` row.
+async fn usage_row(s: &Server, cookie: &str, filter: &str) -> Option<(i64, i64)> {
+    let r = session_get(s, cookie, &format!("/dashboard/usage?key={filter}")).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let html = r.text().await.unwrap();
+    let (_, row) = html.split_once("<td>service-pro</td>")?;
+    let cells: Vec<i64> = row
+        .split("</tr>")
+        .next()
+        .unwrap()
+        .split("<td class=\"num")
+        .skip(1)
+        .map(|c| {
+            let v = c.split_once('>').unwrap().1.split('<').next().unwrap();
+            v.parse().unwrap()
+        })
+        .collect();
+    // Requests, input tokens, output tokens, credits.
+    Some((cells[0], cells[3]))
+}
+
+/// After `sessions_spend_free_credits_first_and_keys_never`: one key request (1 credit),
+/// six session requests (1 credit each).
+async fn usage_by_key_and_last_used(s: &Server, cookie: &str) {
+    // The settles are written just after the answers (`expect_balance` waited for them).
+    assert_eq!(usage_row(s, cookie, "all").await, Some((7, 7)));
+    assert_eq!(usage_row(s, cookie, "dashboard").await, Some((6, 6)));
+    // The fresh store's first key.
+    assert_eq!(usage_row(s, cookie, "1").await, Some((1, 1)));
+    for bad in ["2", "x", "-1"] {
+        let r = session_get(s, cookie, &format!("/dashboard/usage?key={bad}")).await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "key={bad}");
+    }
+    let keys = session_get(s, cookie, "/dashboard/keys").await;
+    let html = keys.text().await.unwrap();
+    let last_used = html
+        .split_once("<td class=\"last-used wide-only\">")
+        .map(|(_, rest)| rest.split('<').next().unwrap().to_string());
+    let last_used = last_used.expect("a last-used cell");
+    assert!(
+        last_used.len() == 20 && last_used.ends_with(" UTC"),
+        "last used: {last_used:?}"
+    );
+    // A new key: never used.
+    let r = client()
+        .post(s.url("/dashboard/keys"))
+        .header("cookie", cookie)
+        .header("origin", &s.base)
+        .form(&[("name", "fresh")])
+        .send()
+        .await
+        .unwrap();
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains("<span class=\"muted\">never</span>"),
+        "{html}"
+    );
+    assert_eq!(usage_row(s, cookie, "2").await, None, "no usage yet");
+}
+
+/// The reset form without `[smtp]` names the operator's command; with it, it answers the same
+/// for an unknown email as for a known one, and is throttled.
+#[tokio::test]
+async fn password_reset_never_tells_who_has_an_account() {
+    let s = Server::start(None);
+    let r = client()
+        .get(s.url("/dashboard/reset"))
+        .send()
+        .await
+        .unwrap();
+    assert!(r
+        .text()
+        .await
+        .unwrap()
+        .contains("shoal admin account set-password"));
+    let r = client()
+        .post(s.url("/dashboard/reset"))
+        .header("origin", &s.base)
+        .form(&[("email", "a@example.com")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    drop(s);
+
+    // A mail server that is not there: the answer is the same, the failure goes to the log.
+    let smtp = "[smtp]\nhost = \"127.0.0.1\"\nport = 9\ntls = \"none\"\n\
+                from = \"Shoal <no-reply@example.com>\"\nsite_url = \"http://shoal.test\"\n";
+    let s = Server::start(Some(smtp));
+    sign_up(&s, "known@example.com").await;
+    let ask = |email: &'static str| {
+        client()
+            .post(s.url("/dashboard/reset"))
+            .header("origin", &s.base)
+            .form(&[("email", email)])
+            .send()
+    };
+    let known = ask("known@example.com").await.unwrap();
+    assert_eq!(known.status(), StatusCode::OK);
+    let known = known.text().await.unwrap().replace("known@", "X@");
+    let unknown = ask("nobody@example.com").await.unwrap();
+    assert_eq!(unknown.status(), StatusCode::OK);
+    assert_eq!(
+        unknown.text().await.unwrap().replace("nobody@", "X@"),
+        known
+    );
+    for _ in 0..2 {
+        assert_eq!(
+            ask("nobody@example.com").await.unwrap().status(),
+            StatusCode::OK
+        );
+    }
+    let r = ask("nobody@example.com").await.unwrap();
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(r.text().await.unwrap().contains("Too many reset requests"));
+    let r = client()
+        .get(s.url("/dashboard/reset/shoal-r-0123456789012345678901234567890123456789"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert!(r
+        .text()
+        .await
+        .unwrap()
+        .contains("expired or was already used"));
 }
 
 #[tokio::test]

@@ -70,6 +70,19 @@ pub fn is_well_formed_session_token(s: &str) -> bool {
     is_well_formed(SESSION_TOKEN_PREFIX, s)
 }
 
+/// Every password reset token (the link in a reset mail) starts with this.
+pub const RESET_TOKEN_PREFIX: &str = "shoal-r-";
+
+/// A new password reset token: [`RESET_TOKEN_PREFIX`] + 40 base62 characters.
+pub fn generate_reset_token() -> String {
+    generate(RESET_TOKEN_PREFIX)
+}
+
+/// `shoal-r-` followed by 32 to 128 base62 characters, and nothing else.
+pub fn is_well_formed_reset_token(s: &str) -> bool {
+    is_well_formed(RESET_TOKEN_PREFIX, s)
+}
+
 /// A new worker token: [`WORKER_TOKEN_PREFIX`] + 40 base62 characters.
 pub fn generate_worker_token() -> String {
     generate(WORKER_TOKEN_PREFIX)

@@ -173,6 +173,9 @@ pub struct HoldRequest {
     /// Free daily credits this request may spend, before the plan's and the balance:
     /// [`money::free_allowance`] (0 for an API-key request).
     pub free_daily: i64,
+    /// The API key the request authenticated with; `None` for the dashboard's session. Kept
+    /// on the hold and its journal rows, for usage by key.
+    pub key_id: Option<KeyId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -234,7 +237,7 @@ mod store;
 mod verify;
 
 pub use ledger::MAX_CREDITS;
-pub use store::{Login, Store, UsageRow};
+pub use store::{KeyFilter, Login, Store, UsageRow};
 
 #[allow(dead_code)]
 fn _assert_store_is_shareable() {

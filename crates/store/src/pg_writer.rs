@@ -41,7 +41,7 @@ const MAX_BATCH: usize = 128;
 const QUEUE: usize = 4096;
 
 const BATCH: &str = "SELECT r_ord, r_outcome, r_hold, r_plan, r_balance, r_available, r_free
-       FROM shoal_ledger_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+       FROM shoal_ledger_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
 
 // A job alone in the queue (low load) is one statement instead: a call of the function for
 // one job costs about twice the database time of these (an executor start-up for each
@@ -63,7 +63,7 @@ macro_rules! available_sql {
 }
 
 /// $1 account, $2 credits, $3 today, $4 request id, $5 model, $6 now, $7 expires at, $8 free
-/// allowance. A duplicate request id fails the statement (unique violation): nothing is
+/// allowance, $9 key id. A duplicate request id fails the statement (unique violation): nothing is
 /// written.
 const HOLD: &str = concat!(
     "WITH a AS (
@@ -74,11 +74,11 @@ const HOLD: &str = concat!(
          RETURNING id
      ), h AS (
         INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at,
-                           free_daily)
-        SELECT $4, id, $2, $5, $6, $7, $8 FROM a
+                           free_daily, key_id)
+        SELECT $4, id, $2, $5, $6, $7, $8, $9 FROM a
      ), j AS (
-        INSERT INTO journal (at, kind, account_id, request_id, model, credits)
-        SELECT $6, 'hold', id, $4, $5, $2 FROM a
+        INSERT INTO journal (at, kind, account_id, request_id, model, credits, key_id)
+        SELECT $6, 'hold', id, $4, $5, $2, $9 FROM a
      )
      SELECT count(*) AS admitted FROM a"
 );
@@ -96,6 +96,7 @@ const HOLD_ATTEMPTS: usize = 3;
 
 /// Ends a hold: $1 request id, $2 now, $3 today, $4 'settle' or 'void', $5 billed credits
 /// (NULL: usage missing), $6-$8 input/output/reasoning tokens. Same rules as the function.
+/// Settle rows also add to `usage_daily` (a trigger of the migrations).
 /// Locks the account, then the hold (`h` cannot lock its row before `a` is evaluated: it
 /// filters on it). No row: no active hold with that id.
 const END: &str = "WITH o AS (
@@ -107,12 +108,13 @@ const END: &str = "WITH o AS (
       FROM accounts WHERE id = (SELECT account_id FROM o)
        FOR UPDATE
  ), h AS MATERIALIZED (
-    SELECT request_id, account_id, credits, model, expires_at <= $2 AS expired, free_daily
+    SELECT request_id, account_id, credits, model, expires_at <= $2 AS expired, free_daily,
+           key_id
       FROM holds
      WHERE request_id = $1 AND state = 'active' AND EXISTS (SELECT 1 FROM a)
        FOR UPDATE
  ), c AS (
-    SELECT h.account_id, h.credits AS hold, h.model,
+    SELECT h.account_id, h.credits AS hold, h.model, h.key_id,
            CASE WHEN h.expired THEN 'expire' ELSE $4::TEXT END AS kind,
            shoal_charge($4::TEXT = 'settle', h.expired, $5::BIGINT, h.credits) AS charge,
            a.plan_day, a.plan_used, a.plan_left, a.balance, a.free_day, a.free_used,
@@ -150,19 +152,21 @@ const END: &str = "WITH o AS (
       FROM s WHERE accounts.id = s.account_id
  ), j AS (
     INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
-                         output_tokens, reasoning_tokens, credits, bucket, plan_day)
+                         output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id)
     SELECT $2, s.kind, s.account_id, $1, s.model,
            CASE WHEN s.kind = 'settle' THEN $6::BIGINT ELSE 0 END,
            CASE WHEN s.kind = 'settle' THEN $7::BIGINT ELSE 0 END,
            CASE WHEN s.kind = 'settle' THEN $8::BIGINT ELSE 0 END,
            s.from_balance,
-           CASE WHEN s.kind = 'settle' THEN 'balance' END, NULL::BIGINT
+           CASE WHEN s.kind = 'settle' THEN 'balance' END, NULL::BIGINT, s.key_id
       FROM s
     UNION ALL
-    SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_plan, 'plan', s.day
+    SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_plan, 'plan', s.day,
+           s.key_id
       FROM s WHERE s.from_plan > 0
     UNION ALL
-    SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_free, 'free', s.fday
+    SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_free, 'free', s.fday,
+           s.key_id
       FROM s WHERE s.from_free > 0
  )
  SELECT kind, hold, from_free, from_plan, from_balance FROM s";
@@ -414,6 +418,7 @@ async fn hold_alone(
             .bind(now)
             .bind(req.expires_at)
             .bind(req.free_daily)
+            .bind(req.key_id)
             .fetch_one(&mut *conn)
             .await;
         let admitted: i64 = match admitted {
@@ -532,6 +537,7 @@ async fn call(
     let mut now = Vec::with_capacity(n);
     let mut today = Vec::with_capacity(n);
     let mut free_daily = Vec::with_capacity(n);
+    let mut key_id = Vec::with_capacity(n);
     for job in jobs {
         now.push(job.now);
         today.push(money::utc_day(job.now));
@@ -539,6 +545,7 @@ async fn call(
             Movement::Hold(req) => {
                 kind.push("hold");
                 free_daily.push(Some(req.free_daily));
+                key_id.push(req.key_id);
                 request_id.push(req.request_id.as_str());
                 account.push(Some(req.account_id));
                 credits.push(Some(req.credits));
@@ -556,6 +563,7 @@ async fn call(
                 let settle = *end == EndKind::Settle;
                 kind.push(if settle { "settle" } else { "void" });
                 free_daily.push(None);
+                key_id.push(None);
                 request_id.push(id.as_str());
                 account.push(None);
                 // Void charges 0; a settle without usage (NULL) charges the whole hold.
@@ -590,6 +598,7 @@ async fn call(
         .bind(now)
         .bind(today)
         .bind(free_daily)
+        .bind(key_id)
         .fetch_all(&mut *c)
         .await;
     let rows = match result {

@@ -62,13 +62,15 @@ const AVAILABLE: &str = "SELECT shoal_available_free(?3, free_day, free_used, pl
 
 const INSERT_HOLD: &str =
     "INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at,
-                        free_daily)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+                        free_daily, key_id)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
-const JOURNAL_HOLD: &str = "INSERT INTO journal (at, kind, account_id, request_id, model, credits)
-     VALUES (?1, 'hold', ?2, ?3, ?4, ?5)";
+const JOURNAL_HOLD: &str =
+    "INSERT INTO journal (at, kind, account_id, request_id, model, credits, key_id)
+     VALUES (?1, 'hold', ?2, ?3, ?4, ?5, ?6)";
 
-const HOLD_OF: &str = "SELECT account_id, credits, model, expires_at, state = 'active', free_daily
+const HOLD_OF: &str =
+    "SELECT account_id, credits, model, expires_at, state = 'active', free_daily, key_id
        FROM holds WHERE request_id = ?1";
 
 const ACCOUNT_OF: &str =
@@ -87,10 +89,11 @@ const END_ACCOUNT: &str = "UPDATE accounts
             plan_used = ?4, plan_day = ?5, free_used = ?6, free_day = ?7
       WHERE id = ?1";
 
+/// A settle row also adds to `usage_daily` (a trigger of the migrations).
 const JOURNAL_END: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
-                          output_tokens, reasoning_tokens, credits, bucket, plan_day)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+                          output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 
 /// ?1 account, ?2 credits, ?3 cap on lifetime deposits.
 const GRANT: &str =
@@ -404,7 +407,8 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
                 req.model,
                 now,
                 req.expires_at,
-                req.free_daily
+                req.free_daily,
+                req.key_id
             ])
             .db()
             .map_err(|e| match e {
@@ -418,7 +422,8 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
                 req.account_id,
                 req.request_id,
                 req.model,
-                req.credits
+                req.credits,
+                req.key_id
             ])
             .db()?;
         return Ok(HoldOutcome::Held);
@@ -448,6 +453,7 @@ struct OpenHold {
     expires_at: Millis,
     active: bool,
     free_daily: i64,
+    key_id: Option<i64>,
 }
 
 /// The account's buckets, as read inside the writer's transaction.
@@ -483,6 +489,7 @@ fn end_hold(
                 expires_at: r.get(3)?,
                 active: r.get(4)?,
                 free_daily: r.get(5)?,
+                key_id: r.get(6)?,
             })
         })
         .optional()
@@ -599,6 +606,7 @@ fn journal_end(
             spend.balance,
             (row.kind == EndKind::Settle).then_some("balance"),
             None::<i64>,
+            row.hold.key_id,
         ])
         .db()?;
     for (credits, bucket, day) in [(spend.free, "free", days[1]), (spend.plan, "plan", days[0])] {
@@ -616,6 +624,7 @@ fn journal_end(
                     credits,
                     bucket,
                     day,
+                    row.hold.key_id,
                 ])
                 .db()?;
         }

@@ -180,6 +180,21 @@ macro_rules! read_snapshot {
                 },
             );
         }
+        for (query, rollup) in [(verify::USAGE_ROLLUP, true), (verify::USAGE_JOURNAL, false)] {
+            for r in sqlx::query(query).fetch_all(&mut *$tx).await? {
+                let sums: [i64; 4] = [
+                    r.try_get("requests")?,
+                    r.try_get("input_tokens")?,
+                    r.try_get("output_tokens")?,
+                    r.try_get("credits")?,
+                ];
+                let entry = snap
+                    .usage
+                    .entry((r.try_get("account_id")?, r.try_get("key_id")?))
+                    .or_default();
+                *(if rollup { &mut entry.0 } else { &mut entry.1 }) = sums;
+            }
+        }
         snap
     }};
 }
@@ -695,4 +710,4 @@ impl Store {
 }
 
 mod people;
-pub use people::{Login, UsageRow};
+pub use people::{KeyFilter, Login, UsageRow};

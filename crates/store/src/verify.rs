@@ -65,6 +65,24 @@ pub(crate) const HOLD_LIVES: &str = "SELECT * FROM (
          OR plan_rows > 1 OR free_rows > 1 OR balance_rows > 1 OR spent > hold_credits
          OR (end_kinds = 1 AND release_rows = 0 AND balance_rows = 0)";
 
+/// The usage rollup's sums per account and key (0: no key; the rollup's -1, usage from
+/// before keys were recorded, has no key in the journal either), and the journal's.
+pub(crate) const USAGE_ROLLUP: &str = "SELECT account_id,
+        CASE WHEN key_id > 0 THEN key_id ELSE 0 END AS key_id,
+        CAST(SUM(requests) AS BIGINT) AS requests,
+        CAST(SUM(input_tokens) AS BIGINT) AS input_tokens,
+        CAST(SUM(output_tokens) AS BIGINT) AS output_tokens,
+        CAST(SUM(credits) AS BIGINT) AS credits
+       FROM usage_daily GROUP BY 1, 2";
+
+pub(crate) const USAGE_JOURNAL: &str = "SELECT account_id,
+        CASE WHEN key_id > 0 THEN key_id ELSE 0 END AS key_id,
+        CAST(COUNT(CASE WHEN bucket = 'balance' THEN 1 END) AS BIGINT) AS requests,
+        CAST(SUM(input_tokens) AS BIGINT) AS input_tokens,
+        CAST(SUM(output_tokens) AS BIGINT) AS output_tokens,
+        CAST(SUM(credits) AS BIGINT) AS credits
+       FROM journal WHERE kind = 'settle' GROUP BY 1, 2";
+
 /// Active holds, and what the ended holds still in the table charged, per account: as the
 /// holds table says and as the journal says for the same request ids. (Ended holds are
 /// pruned after a while, `Store::prune_holds`; the journal keeps every movement, so only
@@ -145,6 +163,9 @@ pub(crate) struct Snapshot {
     pub free_used: HashMap<AccountId, i64>,
     pub hold_lives: Vec<HoldLife>,
     pub holds: HashMap<AccountId, HoldsTable>,
+    /// Per (account, key): requests, input and output tokens, credits; `.0` as the usage
+    /// rollup says, `.1` as the journal says.
+    pub usage: BTreeMap<(AccountId, i64), ([i64; 4], [i64; 4])>,
 }
 
 /// The free daily credits' day and counter against the journal's free rows.
@@ -285,6 +306,17 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
             j.malformed == 0,
             format!("{} malformed journal rows", j.malformed),
         );
+    }
+    for (&(id, key), (rollup, journal)) in &s.usage {
+        if rollup != journal {
+            say(
+                id,
+                format!(
+                    "usage of key {key}: the rollup has requests, tokens in and out, credits \
+                     {rollup:?}, the journal {journal:?}"
+                ),
+            );
+        }
     }
     for id in s.journal.keys().chain(s.holds.keys()) {
         if !s.accounts.contains_key(id) {

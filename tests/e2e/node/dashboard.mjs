@@ -37,6 +37,7 @@ async function playground(page) {
   await page.goto(`${base}/dashboard/keys`);
   const keysHtml = await page.content();
   const prefix = await page.textContent("td.mono");
+  const lastUsed = await page.textContent("td.last-used");
   await shot(page, "03-keys");
   await page.goto(`${base}/dashboard/usage`);
   const usage = {
@@ -47,6 +48,17 @@ async function playground(page) {
     creditsBefore: Number(await page.textContent("#credits")),
   };
   await shot(page, "04-usage");
+  // The key selector: the key's own usage (its option follows "all" and "dashboard"), then
+  // the dashboard's only (nothing yet: the playground comes next).
+  await page.selectOption("#usage-key", { index: 2 });
+  await page.click("#usage-filter button[type=submit]");
+  await page.waitForURL(/key=\d+/);
+  usage.byKey = await page.locator("#by-model tfoot td").first().textContent();
+  await shot(page, "04b-usage-by-key");
+  await page.selectOption("#usage-key", "dashboard");
+  await page.click("#usage-filter button[type=submit]");
+  await page.waitForURL(/key=dashboard/);
+  usage.dashboardOnly = await page.locator("#by-model").count();
   await page.goto(`${base}/dashboard/playground`);
   await page.selectOption("#model", env.SHOAL_MODEL);
   await page.fill("#message", "Say hello");
@@ -76,7 +88,7 @@ async function playground(page) {
   await page.goto(`${base}/dashboard/keys`);
   await shot(page, "09-keys-phone");
   const keyShown = keysHtml.includes(env.SHOAL_KEY || "\u0000");
-  return { prefix, keyShown, usage, answer, freeAfter, creditsAfter, confirmShown, buy, overflow };
+  return { prefix, lastUsed, keyShown, usage, answer, freeAfter, creditsAfter, confirmShown, buy, overflow };
 }
 
 // The images page renders one image on the free daily credits; the bar's value/max is
@@ -131,8 +143,36 @@ async function logout(page) {
   return { url: page.url() };
 }
 
-const steps = { signup, playground, revoke, logout };
-steps.images = images;
+// "Forgot your password?" from the login page: asks for a link for SHOAL_EMAIL.
+async function forgot(page) {
+  await page.goto(`${base}/dashboard/login`);
+  await page.click("a[href='/dashboard/reset']");
+  await page.fill("input[name=email]", env.SHOAL_EMAIL);
+  await shot(page, "13-reset-ask");
+  await page.click("button[type=submit]");
+  await page.waitForSelector("h1");
+  await shot(page, "14-reset-asked");
+  return { heading: await page.textContent("h1"), text: await page.textContent("section p") };
+}
+
+// Follows the mailed link SHOAL_LINK, sets SHOAL_NEW_PASSWORD, logs in with it.
+async function newPassword(page) {
+  await page.goto(env.SHOAL_LINK);
+  await shot(page, "15-new-password");
+  await page.fill("input[name=password]", env.SHOAL_NEW_PASSWORD);
+  await page.fill("input[name=confirm]", env.SHOAL_NEW_PASSWORD);
+  await page.click("button[type=submit]");
+  await page.waitForSelector("p.notice");
+  const notice = await page.textContent("p.notice");
+  await shot(page, "16-password-changed");
+  await page.fill("input[name=email]", env.SHOAL_EMAIL);
+  await page.fill("input[name=password]", env.SHOAL_NEW_PASSWORD);
+  await page.click("button[type=submit]");
+  await page.waitForURL("**/dashboard/usage");
+  return { notice, url: page.url() };
+}
+
+const steps = { signup, playground, images, revoke, logout, forgot, newPassword };
 const browser = await chromium.launch({ executablePath: env.CHROMIUM, headless: true, args: ["--no-sandbox"] });
 try {
   const fs = await import("node:fs");

@@ -86,6 +86,17 @@ pub fn date(day: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// `YYYY-MM-DD HH:MM UTC` of a Unix time in milliseconds.
+pub fn date_time(at: i64) -> String {
+    let minutes = at.div_euclid(60_000).rem_euclid(24 * 60);
+    format!(
+        "{} {:02}:{:02} UTC",
+        date(at.div_euclid(86_400_000)),
+        minutes / 60,
+        minutes % 60
+    )
+}
+
 const W: i64 = 720;
 const H: i64 = 220;
 const LEFT: i64 = 48;
@@ -188,6 +199,8 @@ mod tests {
         assert_eq!(date(20_370), "2025-10-09");
         assert_eq!(date(19_782), "2024-02-29");
         assert_eq!(date(-1), "1969-12-31");
+        let at = 20_370 * 86_400_000 + (13 * 60 + 7) * 60_000 + 59_999;
+        assert_eq!(date_time(at), "2025-10-09 13:07 UTC");
     }
 
     #[test]

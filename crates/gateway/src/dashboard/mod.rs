@@ -14,8 +14,10 @@
 
 pub mod buy;
 pub mod chart;
+pub mod mail;
 pub mod pages;
 pub mod password;
+pub mod reset;
 pub mod session;
 pub mod templates;
 
@@ -33,9 +35,20 @@ use axum::Router;
 use crate::AppState;
 
 /// The dashboard's state in the gateway.
-#[derive(Default)]
 pub struct Dashboard {
+    /// Failed logins.
     pub throttle: password::Throttle,
+    /// Password reset mails asked for.
+    pub resets: password::Throttle,
+}
+
+impl Default for Dashboard {
+    fn default() -> Self {
+        Dashboard {
+            throttle: password::Throttle::default(),
+            resets: password::Throttle::resets(),
+        }
+    }
 }
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
@@ -65,7 +78,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             "/dashboard/logout-everywhere",
             post(pages::logout_everywhere),
         )
-        .route("/dashboard/reset", get(pages::reset_page))
+        .route(
+            "/dashboard/reset",
+            get(reset::reset_page).post(reset::request_reset),
+        )
+        .route(
+            "/dashboard/reset/{token}",
+            get(reset::new_password_page).post(reset::set_new_password),
+        )
         .route(
             "/dashboard/keys",
             get(pages::keys_page).post(pages::create_key),

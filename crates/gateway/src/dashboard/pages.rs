@@ -8,7 +8,8 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use axum::extract::connect_info::ConnectInfo;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::header::{LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +17,7 @@ use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use shoal_store::money::{self, credits_to_usd};
-use shoal_store::{AccountId, KeyId, StoreError};
+use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
 
 use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
 use super::templates::render;
@@ -59,7 +60,7 @@ pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<S
     }
 }
 
-fn see_other(to: &str) -> Response {
+pub(super) fn see_other(to: &str) -> Response {
     (StatusCode::SEE_OTHER, [(LOCATION, to.to_string())]).into_response()
 }
 
@@ -72,7 +73,7 @@ fn see_other_with_cookie(to: &str, cookie: String) -> Response {
 }
 
 /// The socket's address only: a forwarded-for header could be made up by the client.
-fn client_address(addr: Option<Extension<ConnectInfo<SocketAddr>>>) -> String {
+pub(super) fn client_address(addr: Option<Extension<ConnectInfo<SocketAddr>>>) -> String {
     addr.map(|Extension(ConnectInfo(a))| a.ip().to_string())
         .unwrap_or_else(|| "unknown".into())
 }
@@ -158,11 +159,7 @@ pub async fn login(
     let email = form.email.trim().to_lowercase();
     let throttle = &state.dashboard.throttle;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
-        let minutes = wait.as_secs().div_ceil(60).max(1);
-        let msg = format!(
-            "Too many failed attempts. Try again in {minutes} minute{}.",
-            if minutes == 1 { "" } else { "s" }
-        );
+        let msg = format!("Too many failed attempts. {}", password::try_again_in(wait));
         let ctx = json!({ "tab": "login", "error": msg, "email": form.email });
         return render(StatusCode::TOO_MANY_REQUESTS, "login.html", ctx);
     }
@@ -214,17 +211,14 @@ pub async fn logout_everywhere(State(state): State<AppState>, headers: HeaderMap
     see_other_with_cookie("/dashboard/login", session::clear_cookie(&state))
 }
 
-/// `GET /dashboard/reset`: without mail, the operator resets passwords.
-pub async fn reset_page() -> Response {
-    render(StatusCode::OK, "reset.html", json!({ "tab": "login" }))
-}
-
 #[derive(Serialize)]
 struct KeyRow {
     id: KeyId,
     name: String,
     prefix: String,
     created: String,
+    /// The latest settled request's time, `None`: never used.
+    last_used: Option<String>,
     state: &'static str,
 }
 
@@ -233,8 +227,11 @@ async fn keys_view(
     me: &SignedIn,
     new_key: Option<serde_json::Value>,
 ) -> Response {
-    let keys = match state.store.list_api_keys(me.account).await {
-        Ok(k) => k,
+    let (keys, last_used) = match tokio::try_join!(
+        state.store.list_api_keys(me.account),
+        state.store.keys_last_used(me.account)
+    ) {
+        Ok(both) => both,
         Err(e) => return ApiError::from(e).into_response(),
     };
     let rows: Vec<KeyRow> = keys
@@ -245,6 +242,7 @@ async fn keys_view(
             name: k.name.unwrap_or_default(),
             prefix: k.prefix,
             created: chart::date(money::utc_day(k.created_at)),
+            last_used: last_used.get(&k.id).map(|&at| chart::date_time(at)),
             state: if k.revoked_at.is_some() {
                 "revoked"
             } else {
@@ -350,29 +348,79 @@ pub(super) async fn balance_view(
     })
 }
 
-/// `GET /dashboard/usage`: balance, usage by day and model, the chart.
-pub async fn usage_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+#[derive(Deserialize)]
+pub struct UsageQuery {
+    /// `all` (or absent), `dashboard`, or a key's id.
+    key: Option<String>,
+}
+
+/// The usage filter that `key` names among the account's `keys`.
+fn key_filter(key: Option<&str>, keys: &[ApiKeyInfo]) -> Result<KeyFilter, ApiError> {
+    let unknown = || ApiError::invalid_request("no such key", Some("key".into()));
+    match key {
+        None | Some("" | "all") => Ok(KeyFilter::All),
+        Some("dashboard") => Ok(KeyFilter::Dashboard),
+        Some(id) => {
+            let id: KeyId = id.parse().map_err(|_| unknown())?;
+            keys.iter()
+                .any(|k| k.id == id)
+                .then_some(KeyFilter::Key(id))
+                .ok_or_else(unknown)
+        }
+    }
+}
+
+/// `GET /dashboard/usage[?key=all|dashboard|ID]`: balance, usage by day and model, the
+/// chart, of every request or those of one key (or of the dashboard's session).
+pub async fn usage_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<UsageQuery>, QueryRejection>,
+) -> Response {
     let me = match signed_in(&state, &headers).await {
         Ok(me) => me,
         Err(r) => return r,
     };
-    match usage_context(&state, &me).await {
+    let Ok(Query(query)) = query else {
+        let e = ApiError::invalid_request("expected ?key=all, dashboard or a key's id", None);
+        return e.into_response();
+    };
+    match usage_context(&state, &me, query.key.as_deref()).await {
         Ok(ctx) => render(StatusCode::OK, "usage.html", ctx),
         Err(e) => e.into_response(),
     }
 }
 
-async fn usage_context(state: &AppState, me: &SignedIn) -> Result<serde_json::Value, ApiError> {
+async fn usage_context(
+    state: &AppState,
+    me: &SignedIn,
+    key: Option<&str>,
+) -> Result<serde_json::Value, ApiError> {
     let now = now_ms();
-    let balance = balance_view(state, me.account).await?;
-    let rows = state.store.usage(me.account, now, USAGE_DAYS).await?;
+    let keys = state.store.list_api_keys(me.account).await?;
+    let filter = key_filter(key, &keys)?;
+    let (balance, rows) = tokio::try_join!(balance_view(state, me.account), async {
+        let rows = state.store.usage(me.account, now, USAGE_DAYS, filter);
+        rows.await.map_err(ApiError::from)
+    })?;
     let usage = chart::usage(&rows, money::utc_day(now), USAGE_DAYS);
     let svg = chart::svg(&usage.by_day);
     let mut by_day = usage.by_day;
     by_day.reverse();
+    let selected = match filter {
+        KeyFilter::All => "all".to_string(),
+        KeyFilter::Dashboard => "dashboard".to_string(),
+        KeyFilter::Key(id) => id.to_string(),
+    };
+    let key_options: Vec<serde_json::Value> = keys
+        .iter()
+        .rev()
+        .map(|k| json!({ "id": k.id.to_string(), "name": k.name, "prefix": k.prefix }))
+        .collect();
     Ok(json!({
         "tab": "usage", "email": me.email, "balance": balance, "days": USAGE_DAYS,
         "by_day": by_day, "by_model": usage.by_model, "total": usage.total, "chart": svg,
+        "keys": key_options, "key": selected,
     }))
 }
 

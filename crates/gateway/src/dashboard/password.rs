@@ -51,13 +51,43 @@ pub async fn verify(password: String, phc: String) -> bool {
     .unwrap_or(false)
 }
 
-/// Failed logins per account and per address.
-#[derive(Default)]
+/// "Try again in N minutes." for a throttled client that must `wait`.
+pub fn try_again_in(wait: Duration) -> String {
+    let minutes = wait.as_secs().div_ceil(60).max(1);
+    let s = if minutes == 1 { "" } else { "s" };
+    format!("Try again in {minutes} minute{s}.")
+}
+
+/// Failed logins (or, [`Throttle::resets`], reset mails asked for) per account and per
+/// address.
 pub struct Throttle {
     failures: Mutex<HashMap<String, (u32, Instant)>>,
+    per_account: u32,
+    per_address: u32,
+}
+
+impl Default for Throttle {
+    /// The login throttle.
+    fn default() -> Self {
+        Throttle::new(PER_ACCOUNT, PER_ADDRESS)
+    }
 }
 
 impl Throttle {
+    fn new(per_account: u32, per_address: u32) -> Self {
+        Throttle {
+            failures: Mutex::default(),
+            per_account,
+            per_address,
+        }
+    }
+
+    /// The reset mail throttle: a few mails per address asked for, a few more per client,
+    /// so that the form cannot be used to flood a mailbox.
+    pub fn resets() -> Self {
+        Throttle::new(3, 10)
+    }
+
     /// How long until `account` (its email, lower case) or `address` may try again; `None`
     /// when both may try now.
     pub fn blocked(&self, account: &str, address: &str, now: Instant) -> Option<Duration> {
@@ -68,7 +98,8 @@ impl Throttle {
                 (n >= max && !left.is_zero()).then_some(left)
             })
         };
-        wait(format!("a:{account}"), PER_ACCOUNT).max(wait(format!("ip:{address}"), PER_ADDRESS))
+        wait(format!("a:{account}"), self.per_account)
+            .max(wait(format!("ip:{address}"), self.per_address))
     }
 
     /// Count a failed login against both.

@@ -23,11 +23,12 @@ macro_rules! web {
     };
 }
 
-const TEMPLATES: [(&str, &str); 10] = [
+const TEMPLATES: [(&str, &str); 11] = [
     ("base.html", web!("templates/base.html")),
     ("signup.html", web!("templates/signup.html")),
     ("login.html", web!("templates/login.html")),
     ("reset.html", web!("templates/reset.html")),
+    ("new_password.html", web!("templates/new_password.html")),
     ("keys.html", web!("templates/keys.html")),
     ("usage.html", web!("templates/usage.html")),
     ("playground.html", web!("templates/playground.html")),
@@ -119,7 +120,8 @@ mod tests {
             "new_key": {"key": "sk-shoal-x", "name": "<i>"},
             "by_day": [], "by_model": [], "total": {}, "chart": "<svg></svg>",
             "models": ["m<1>"], "image_credits": 10, "credits_per_usd": 500,
-            "heading": "h", "text": "t", "error": "<e>",
+            "heading": "h", "text": "t", "error": "<e>", "notice": "<i>n</i>",
+            "token": "shoal-r-<i>", "mail": true, "key": "1",
         });
         for (name, _) in TEMPLATES {
             let html = env()

@@ -200,6 +200,7 @@ async fn generate(
         request_id: request_id(),
         account_id: caller.account_id,
         free_daily: caller.free_daily,
+        key_id: caller.key_id,
         job: job.clone(),
         nsfw,
         progress,

@@ -39,6 +39,8 @@ pub struct ImageContext {
     pub account_id: shoal_store::AccountId,
     /// Free daily credits the request may spend (0 for an API key).
     pub free_daily: i64,
+    /// The API key (`None`: the dashboard's session), for usage by key.
+    pub key_id: Option<shoal_store::KeyId>,
     pub job: ImageJobRequest,
     pub nsfw: bool,
     /// Where the worker's progress goes, for a caller that shows it.
@@ -119,6 +121,7 @@ async fn drive(
         model: "image".into(),
         expires_at: now + state.config.hold_ttl.as_millis() as i64,
         free_daily: ctx.free_daily,
+        key_id: ctx.key_id,
     };
     // Not cancellable: once written, the hold must be ended below.
     match state.store.hold(&hold, now).await {

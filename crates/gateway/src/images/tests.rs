@@ -89,6 +89,7 @@ fn context(account: AccountId, progress: Option<watch::Sender<Progress>>) -> Ima
         request_id: request_id(),
         account_id: account,
         free_daily: 0,
+        key_id: None,
         job: job_request(params),
         nsfw: false,
         progress,

@@ -1,17 +1,19 @@
 //! What the dashboard needs from the store: passwords, login sessions and usage.
 //!
 //! Passwords arrive hashed (Argon2id PHC strings, made by the gateway); session tokens are
-//! kept as SHA-256, like API keys. Usage is read from the journal's settle rows: token
-//! counts and credits, never content.
+//! kept as SHA-256, like API keys. Usage is read from `usage_daily`, the rollup of the
+//! journal's settle rows that a trigger keeps in the settle's transaction: token counts and
+//! credits per day, model and key, never content.
+
+use std::collections::HashMap;
 
 use sqlx::Row;
 
 use super::{invalid, Backend, Store};
-use crate::{credentials, ledger, AccountId, Millis, Result, StoreError};
+use crate::{credentials, ledger, AccountId, KeyId, Millis, Result, StoreError};
 
 /// Longest password hash accepted (a PHC string is about 100 bytes).
 const MAX_HASH_LEN: usize = 512;
-const DAY_MS: i64 = 86_400_000;
 
 /// One day and model of an account's usage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,17 +37,47 @@ pub struct Login {
     pub password_hash: Option<String>,
 }
 
-/// Per UTC day and model: one `balance` row per settle carries its token counts; every
-/// bucket's rows carry credits. Walks the `journal_settles` index.
-const USAGE: &str = "SELECT at / 86400000 AS day, model,
-        CAST(COUNT(CASE WHEN bucket = 'balance' THEN 1 END) AS BIGINT) AS requests,
+/// Whose usage to count: every request, the dashboard's session only, or one API key's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyFilter {
+    All,
+    Dashboard,
+    Key(KeyId),
+}
+
+impl KeyFilter {
+    /// The `usage_daily.key_id` to match (`None`: any). The session's rows have key 0.
+    fn key_id(self) -> Option<KeyId> {
+        match self {
+            KeyFilter::All => None,
+            KeyFilter::Dashboard => Some(0),
+            KeyFilter::Key(k) => Some(k),
+        }
+    }
+}
+
+/// $1 account, $2 first day, $3 key (NULL: all). A range of `usage_daily`'s primary key.
+const USAGE: &str = "SELECT day, model,
+        CAST(SUM(requests) AS BIGINT) AS requests,
         CAST(SUM(input_tokens) AS BIGINT) AS input_tokens,
         CAST(SUM(output_tokens) AS BIGINT) AS output_tokens,
         CAST(SUM(credits) AS BIGINT) AS credits
-       FROM journal
-      WHERE account_id = $1 AND kind = 'settle' AND at >= $2
-      GROUP BY at / 86400000, model
+       FROM usage_daily
+      WHERE account_id = $1 AND day >= $2 AND ($3 IS NULL OR key_id = $3)
+      GROUP BY day, model
       ORDER BY day, model";
+
+const INSERT_SESSION: &str = "INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
+     VALUES ($1, $2, $3, $4) RETURNING account_id";
+
+const INSERT_RESET: &str =
+    "INSERT INTO password_resets (token_hash, account_id, created_at, expires_at)
+     VALUES ($1, $2, $3, $4) RETURNING account_id";
+
+/// The latest settle of each of an account's keys.
+const LAST_USED: &str = "SELECT key_id, MAX(last_at) AS last_at FROM usage_daily
+      WHERE account_id = $1 AND key_id > 0
+      GROUP BY key_id";
 
 fn check_hash(hash: &str) -> Result<()> {
     if hash.is_empty() || hash.len() > MAX_HASH_LEN {
@@ -68,7 +100,7 @@ impl Store {
             .await
     }
 
-    /// Set (or replace) an account's password and end all its sessions.
+    /// Set (or replace) an account's password and end all its sessions and reset links.
     pub async fn set_password(&self, account: AccountId, password_hash: &str) -> Result<()> {
         check_hash(password_hash)?;
         write_id!(
@@ -78,7 +110,13 @@ impl Store {
             password_hash.to_string(),
         )?
         .ok_or(StoreError::NotFound("account"))?;
-        self.end_all_sessions(account).await
+        self.end_all_sessions(account).await?;
+        write_id!(
+            self,
+            "DELETE FROM password_resets WHERE account_id = $1",
+            account
+        )?;
+        Ok(())
     }
 
     /// The account with this email (case-insensitive), for the login form.
@@ -123,27 +161,33 @@ impl Store {
         now: Millis,
         expires_at: Millis,
     ) -> Result<String> {
-        if expires_at <= now {
-            return Err(invalid("a session must expire after now"));
-        }
         let token = credentials::generate_session_token();
-        let hash = credentials::hash_secret(&token);
-        write_id!(
-            self,
-            "INSERT INTO sessions (token_hash, account_id, created_at, expires_at)
-             VALUES ($1, $2, $3, $4) RETURNING account_id",
-            hash.to_vec(),
-            account,
-            now,
-            expires_at,
-        )
-        .map_err(|e| match e {
+        self.insert_token(INSERT_SESSION, &token, account, now, expires_at)
+            .await?;
+        Ok(token)
+    }
+
+    /// Stores the hash of a new `token` of `account` that expires at `expires_at`, with
+    /// `sql` (an insert of token_hash, account_id, created_at, expires_at).
+    async fn insert_token(
+        &self,
+        sql: &'static str,
+        token: &str,
+        account: AccountId,
+        now: Millis,
+        expires_at: Millis,
+    ) -> Result<()> {
+        if expires_at <= now {
+            return Err(invalid("a token must expire after now"));
+        }
+        let hash = credentials::hash_secret(token);
+        write_id!(self, sql, hash.to_vec(), account, now, expires_at).map_err(|e| match e {
             StoreError::Database(e) if ledger::is_foreign_key_violation(&e) => {
                 StoreError::NotFound("account")
             }
             e => e,
         })?;
-        Ok(token)
+        Ok(())
     }
 
     /// Whose session this token is, if it is well formed, known and not expired.
@@ -186,20 +230,102 @@ impl Store {
         Ok(())
     }
 
-    /// Delete the sessions that expired by `now` (they already open nothing).
+    /// Delete the sessions and password reset tokens that expired by `now` (they already
+    /// open nothing).
     pub async fn prune_sessions(&self, now: Millis) -> Result<()> {
         write_id!(self, "DELETE FROM sessions WHERE expires_at <= $1", now)?;
+        write_id!(
+            self,
+            "DELETE FROM password_resets WHERE expires_at <= $1",
+            now
+        )?;
         Ok(())
     }
 
+    /// A password reset token for `account`, valid until `expires_at`: the link of a reset
+    /// mail. Stored only as its hash.
+    pub async fn create_password_reset(
+        &self,
+        account: AccountId,
+        now: Millis,
+        expires_at: Millis,
+    ) -> Result<String> {
+        let token = credentials::generate_reset_token();
+        self.insert_token(INSERT_RESET, &token, account, now, expires_at)
+            .await?;
+        Ok(token)
+    }
+
+    /// Whose password this reset token would reset, if it is well formed, unused and not
+    /// expired. Changes nothing.
+    pub async fn password_reset_account(
+        &self,
+        token: &str,
+        now: Millis,
+    ) -> Result<Option<AccountId>> {
+        if !credentials::is_well_formed_reset_token(token) {
+            return Ok(None);
+        }
+        let hash = credentials::hash_secret(token);
+        read!(self, c => {
+            let row = sqlx::query(
+                    "SELECT account_id FROM password_resets
+                      WHERE token_hash = $1 AND expires_at > $2")
+                .bind(&hash[..])
+                .bind(now)
+                .fetch_optional(c)
+                .await?;
+            match row {
+                Some(r) => Ok(Some(r.try_get("account_id")?)),
+                None => Ok(None),
+            }
+        })
+    }
+
+    /// Use a reset token once: the account's password becomes `password_hash` and its
+    /// sessions and other reset tokens end. `None` (nothing changed) when the token is
+    /// unknown, used or expired. The token is deleted first, by one statement, so two
+    /// uses at once cannot both pass.
+    pub async fn reset_password(
+        &self,
+        token: &str,
+        password_hash: &str,
+        now: Millis,
+    ) -> Result<Option<AccountId>> {
+        check_hash(password_hash)?;
+        if !credentials::is_well_formed_reset_token(token) {
+            return Ok(None);
+        }
+        let hash = credentials::hash_secret(token);
+        let account = write_id!(
+            self,
+            "DELETE FROM password_resets WHERE token_hash = $1 AND expires_at > $2
+             RETURNING account_id",
+            hash.to_vec(),
+            now,
+        )?;
+        let Some(account) = account else {
+            return Ok(None);
+        };
+        self.set_password(account, password_hash).await?;
+        Ok(Some(account))
+    }
+
     /// An account's usage over the last `days` UTC days (today included), by day and model,
-    /// oldest first.
-    pub async fn usage(&self, account: AccountId, now: Millis, days: i64) -> Result<Vec<UsageRow>> {
-        let since = (crate::money::utc_day(now) - days.clamp(1, 3_660) + 1) * DAY_MS;
+    /// oldest first, of the requests `keys` selects.
+    pub async fn usage(
+        &self,
+        account: AccountId,
+        now: Millis,
+        days: i64,
+        keys: KeyFilter,
+    ) -> Result<Vec<UsageRow>> {
+        let since = crate::money::utc_day(now) - days.clamp(1, 3_660) + 1;
         read!(self, c => {
             let rows = sqlx::query(USAGE)
                 .bind(account)
                 .bind(since)
+                .bind(keys.key_id())
                 .fetch_all(c)
                 .await?;
             rows.iter()
@@ -214,6 +340,17 @@ impl Store {
                         credits: r.try_get("credits")?,
                     })
                 })
+                .collect()
+        })
+    }
+
+    /// When each of an account's keys was last used: its latest settled request. Keys never
+    /// used are absent.
+    pub async fn keys_last_used(&self, account: AccountId) -> Result<HashMap<KeyId, Millis>> {
+        read!(self, c => {
+            let rows = sqlx::query(LAST_USED).bind(account).fetch_all(c).await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get("key_id")?, r.try_get("last_at")?)))
                 .collect()
         })
     }

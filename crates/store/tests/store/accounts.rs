@@ -368,6 +368,7 @@ async fn sqlite_two_processes_share_a_file() {
                     model: "m".into(),
                     expires_at: T0 + 60_000,
                     free_daily: 0,
+                    key_id: None,
                 };
                 assert_eq!(
                     s.hold(&req, T0).await.unwrap(),

@@ -14,6 +14,7 @@ pub fn req(id: &str, account: AccountId, credits: i64, expires_at: i64) -> HoldR
         model: "large-27b-uncensored".into(),
         expires_at,
         free_daily: 0,
+        key_id: None,
     }
 }
 

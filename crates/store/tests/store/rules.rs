@@ -185,7 +185,7 @@ async fn call(c: &mut sqlx::PgConnection, jobs: &[Job<'_>]) -> Vec<sqlx::postgre
     let n = jobs.len();
     sqlx::query(
         "SELECT r_outcome, r_plan, r_balance FROM shoal_ledger_batch(
-            $1, $2, $3, $4, $5, $6, $7, $7, $7, $8, $9, $7) ORDER BY r_ord",
+            $1, $2, $3, $4, $5, $6, $7, $7, $7, $8, $9, $7, $10) ORDER BY r_ord",
     )
     .bind(jobs.iter().map(|j| j.0).collect::<Vec<_>>())
     .bind(jobs.iter().map(|j| j.1).collect::<Vec<_>>())
@@ -196,6 +196,7 @@ async fn call(c: &mut sqlx::PgConnection, jobs: &[Job<'_>]) -> Vec<sqlx::postgre
     .bind(vec![0i64; n])
     .bind(jobs.iter().map(|j| j.5).collect::<Vec<_>>())
     .bind(jobs.iter().map(|j| money::utc_day(j.5)).collect::<Vec<_>>())
+    .bind(vec![None::<i64>; n])
     .fetch_all(c)
     .await
     .unwrap()

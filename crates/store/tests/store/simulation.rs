@@ -328,6 +328,9 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     money::Payer::ApiKey
                 };
                 let free_daily = money::free_allowance(payer, rng.random_range(0..=50));
+                // A key request names one of a few keys; `verify_ledger` checks the usage
+                // rollup by key against the journal.
+                let key_id = (payer == money::Payer::ApiKey).then(|| rng.random_range(1..=3));
                 let req = HoldRequest {
                     request_id: id.clone(),
                     account_id: model.accounts[acc].id,
@@ -335,6 +338,7 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                     model: if image { "image" } else { "service-pro" }.into(),
                     expires_at: op_now + ttl,
                     free_daily,
+                    key_id,
                 };
                 sim.note(format!(
                     "hold {id} acc{acc} {credits} free {free_daily} ttl {ttl} image {image} at {op_now}"
