@@ -139,3 +139,70 @@ async fn an_invite_admits_a_tab_that_is_billed_by_the_gateways_count() {
     let token = admin(&s.data_dir, &["worker-token", "create", "--name", "native"]);
     assert!(connect(&s, &token).await.is_ok());
 }
+
+#[tokio::test]
+async fn the_dashboard_button_gives_a_signed_in_user_a_browser_only_invite() {
+    let (s, _tmp, _) = start();
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let contribute = |origin: &str, cookie: &str| {
+        (http.post(s.url("/dashboard/contribute")))
+            .header("origin", origin)
+            .header("cookie", cookie)
+            .send()
+    };
+    let signed_out = contribute(&s.base, "").await.unwrap();
+    assert_eq!(signed_out.status(), 303);
+    assert_eq!(signed_out.headers()["location"], "/dashboard/login");
+
+    let signup = (http.post(s.url("/dashboard/signup")))
+        .header("origin", &s.base)
+        .form(&[
+            ("email", "giver@example.com"),
+            ("password", "tide pools at dawn"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signup.status(), 303);
+    let set = signup.headers()["set-cookie"].to_str().unwrap();
+    let cookie = set.split(';').next().unwrap().to_owned();
+    let usage = (http.get(s.url("/dashboard/usage")))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert!(usage
+        .text()
+        .await
+        .unwrap()
+        .contains("action=\"/dashboard/contribute\""));
+
+    let cross_site = contribute("https://elsewhere.example", &cookie)
+        .await
+        .unwrap();
+    assert_eq!(cross_site.status(), 403);
+    let sent = contribute(&s.base, &cookie).await.unwrap();
+    assert_eq!(sent.status(), 303);
+    let to = sent.headers()["location"].to_str().unwrap().to_owned();
+    let invite = to.strip_prefix("/worker#invite=").expect(&to).to_owned();
+
+    // It admits a tab, and nothing else: no other worker kind, no API call.
+    let mut ws = connect(&s, &invite).await.unwrap();
+    let mut native = browser_hello(None);
+    native["kind"] = json!("upstream");
+    send(&mut ws, native).await;
+    assert_eq!(recv(&mut ws).await["type"], "refused");
+    let mut tab = connect(&s, &invite).await.unwrap();
+    send(&mut tab, browser_hello(Some("4b"))).await;
+    assert_eq!(recv(&mut tab).await["type"], "welcome");
+    let api = (http.post(s.url("/api/v1/chat/completions")))
+        .bearer_auth(&invite)
+        .json(&json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status(), 401);
+}

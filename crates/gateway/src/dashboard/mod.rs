@@ -13,6 +13,7 @@
 //! Every state-changing request passes `session::refuse_cross_site`.
 
 pub mod chart;
+pub mod contribute;
 pub mod pages;
 pub mod password;
 pub mod session;
@@ -73,6 +74,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/dashboard/playground", get(pages::playground_page))
         .route("/dashboard/images", get(pages::images_page))
         .route("/dashboard/buy", get(pages::buy_page))
+        .route("/dashboard/contribute", post(contribute::contribute))
         .route("/dashboard/static/{file}", get(templates::static_file))
         .merge(calls)
         .layer(from_fn(session::refuse_cross_site))
