@@ -136,8 +136,10 @@ async function load(config, choice) {
   t0 = performance.now();
   const wllama = new Wllama({ default: '/worker/vendor/wllama/wllama.wasm' });
   wllama.setCompat(null); // no CDN: every file comes from this gateway
+  // `#…&threads=N` pins the thread count (benchmarks against a native worker's `--threads`).
+  const pinned = Number(new URLSearchParams(location.hash.slice(1)).get('threads'));
   await wllama.loadModel([blob], { n_ctx: file.context, n_gpu_layers: choice.gpu ? 999 : 0,
-    n_threads: navigator.hardwareConcurrency || 1 });
+    n_threads: pinned > 0 ? pinned : navigator.hardwareConcurrency || 1 });
   state.loadMs = performance.now() - t0;
   state.threads = wllama.getNumThreads();
   const started = performance.now();
