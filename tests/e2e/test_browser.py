@@ -89,6 +89,8 @@ def test_a_tab_serves_and_the_gateway_counts_the_tokens(browser_gateway):
     assert usage["completion_tokens"] == seen["tabCountOfAnswer"] == count_tokens(seen["raw"])
     assert seen["state"]["isolated"] is True, "the page must be cross-origin isolated (threads)"
     assert seen["state"]["jobs"] == 1 and seen["state"]["tier"] == "4b on CPU"
+    assert seen["state"]["cached"] is False and not seen["state"].get("cacheError"), seen["state"]
+    assert seen["secondVisit"] == {"phase": "serving", "cached": True}, "a second visit reads the stored file"
     after = settled(gw, account.key)
     assert after["total_spent"] == credits_for(usage["prompt_tokens"], usage["completion_tokens"])
 

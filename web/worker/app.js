@@ -2,15 +2,17 @@
 // dials the gateway's worker socket with the invite token and serves prompt jobs, streamed.
 // The gateway renders every prompt and counts every token itself; the tab sends raw text.
 import { Wllama } from '/worker/vendor/wllama/index.js';
-import { adapterFacts, candidates, fastEnough, fallBack } from '/worker/tiers.js';
+import { adapterFacts, afterGpuLoss, candidates, fastEnough, fallBack, watchGpu } from '/worker/tiers.js';
 
 const $ = (id) => document.getElementById(id);
-const CACHE = 'shoal-models-v1';
+// Where earlier versions of the page kept model files; emptied, since the Cache API did not
+// keep files of a gigabyte or more.
+const OLD_CACHE = 'shoal-models-v1';
 
 // What the page shows, and what tests read (`window.shoal`); never prompts or answers.
 const state = { phase: 'starting', connection: 'offline', model: null, tier: null,
   tokensPerSecond: null, jobs: 0, threads: null, lastUsage: null, error: null };
-window.shoal = { state, fetchModel: (url, bytes) => modelBlob(url, bytes) };
+window.shoal = { state, fetchModel: (url, bytes, modified) => modelBlob(url, bytes, modified) };
 
 function show(message, bad = false) {
   $('message').textContent = message;
@@ -40,49 +42,104 @@ function progress(label, done, total) {
   }
 }
 
-/** The model file from the Cache API, or downloaded (with progress) and stored there. */
-async function modelBlob(url, bytes) {
-  const cache = await caches.open(CACHE);
-  const hit = await cache.match(url);
-  if (hit && Number(hit.headers.get('content-length')) === bytes) {
-    state.cached = true;
-    return hit.blob();
-  }
+/**
+ * The model file at `url` (`bytes` long, `modified` its server time): from the origin private
+ * file system (OPFS) when a whole copy is there, else downloaded with progress, written there
+ * as it arrives, and returned from there (a disk-backed File, not gigabytes of page memory).
+ */
+async function modelBlob(url, bytes, modified = 0, store = true) {
+  const name = `${url.split('/').pop()}-${bytes}-${modified}`;
+  let dir = null;
+  try {
+    if (store) dir = await navigator.storage.getDirectory();
+    const stored = await (await dir.getFileHandle(name)).getFile();
+    if (stored.size === bytes) {
+      state.cached = true;
+      return stored;
+    }
+  } catch { /* no OPFS, or no copy yet */ }
   state.cached = false;
   const res = await fetch(url);
   if (!res.ok) throw new Error(`model download failed (${res.status})`);
+  const out = await storedWriter(dir, name, url);
   const reader = res.body.getReader();
+  // Kept in page memory only while there is no stored copy to read back.
   const parts = [];
   let done = 0;
+  let kept = 0;
   for (;;) {
     const { value, done: end } = await reader.read();
     if (end) break;
-    parts.push(value);
     done += value.byteLength;
+    if (!out.storing()) {
+      parts.push(value);
+      kept += value.byteLength;
+    }
+    await out.write(value);
     progress('Downloading the model', done, bytes);
   }
-  const blob = new Blob(parts);
-  try {
-    await cache.put(url, new Response(blob, { headers: { 'content-length': String(blob.size) } }));
-  } catch (e) {
-    // Storage full or refused: serve all the same, and download again next visit.
+  const file = await out.close();
+  if (file && file.size === bytes) return file;
+  if (kept === done) return new Blob(parts);
+  // Storage failed part way (full, refused): download again into memory, and serve.
+  return modelBlob(url, bytes, modified, false);
+}
+
+/** Writes a download into OPFS as `name` (older copies of the same file removed first). */
+async function storedWriter(dir, name, url) {
+  let writable = null;
+  let handle = null;
+  const failed = (e) => {
     state.cacheError = String(e && e.message || e);
+    writable?.abort().catch(() => {});
+    writable = null;
+  };
+  if (dir) {
+    try {
+      const prefix = `${url.split('/').pop()}-`;
+      for await (const key of dir.keys()) {
+        if (key.startsWith(prefix) && key !== name) await dir.removeEntry(key);
+      }
+      handle = await dir.getFileHandle(name, { create: true });
+      writable = await handle.createWritable();
+    } catch (e) { failed(e); }
   }
-  return blob;
+  return {
+    storing: () => writable !== null,
+    async write(chunk) {
+      if (!writable) return;
+      try { await writable.write(chunk); } catch (e) { failed(e); }
+    },
+    async close() {
+      if (!writable) {
+        if (handle) await dir.removeEntry(handle.name).catch(() => {});
+        return null;
+      }
+      try {
+        await writable.close();
+        return await handle.getFile();
+      } catch (e) {
+        failed(e);
+        return null;
+      }
+    },
+  };
 }
 
 /** Loads `variant` and measures it with a short greedy run; null when it cannot serve. */
 async function load(config, choice) {
   const file = config.variants.find((v) => v.variant === choice.variant);
   let t0 = performance.now();
-  const blob = await modelBlob(file.url, file.bytes);
+  const blob = await modelBlob(file.url, file.bytes, file.modified);
   state.downloadMs = performance.now() - t0;
   progress('Loading the model', 0, 0);
   t0 = performance.now();
   const wllama = new Wllama({ default: '/worker/vendor/wllama/wllama.wasm' });
   wllama.setCompat(null); // no CDN: every file comes from this gateway
+  // `#…&threads=N` pins the thread count (benchmarks against a native worker's `--threads`).
+  const pinned = Number(new URLSearchParams(location.hash.slice(1)).get('threads'));
   await wllama.loadModel([blob], { n_ctx: file.context, n_gpu_layers: choice.gpu ? 999 : 0,
-    n_threads: navigator.hardwareConcurrency || 1 });
+    n_threads: pinned > 0 ? pinned : navigator.hardwareConcurrency || 1 });
   state.loadMs = performance.now() - t0;
   state.threads = wllama.getNumThreads();
   const started = performance.now();
@@ -105,16 +162,22 @@ async function load(config, choice) {
   return { wllama, file, bias };
 }
 
-/** Tries each tier this device may run, best first. */
-async function pickAndLoad(config) {
-  let facts = null;
+/** The tiers this device may run, best first, and its WebGPU adapter (null: none). */
+async function tiersOf(config) {
+  let adapter = null;
   try {
-    facts = adapterFacts(navigator.gpu ? await navigator.gpu.requestAdapter() : null);
-  } catch { facts = null; }
+    adapter = navigator.gpu ? await navigator.gpu.requestAdapter() : null;
+  } catch { adapter = null; }
   const offered = config.variants.map((v) => v.variant);
-  const list = candidates(facts, navigator.deviceMemory, offered);
-  for (let c = list[0]; c; c = fallBack(list, c.variant)) {
-    state.tier = c.gpu ? `${c.variant} on WebGPU` : `${c.variant} on CPU`;
+  return { adapter, list: candidates(adapterFacts(adapter), navigator.deviceMemory, offered) };
+}
+
+const tierName = (c) => (c.gpu ? `${c.variant} on WebGPU` : `${c.variant} on CPU`);
+
+/** Tries `first` and the tiers after it in `list`; null when none can serve. */
+async function pickAndLoad(config, list, first = list[0]) {
+  for (let c = first; c; c = fallBack(list, c.variant)) {
+    state.tier = tierName(c);
     render();
     try {
       const loaded = await load(config, c);
@@ -219,6 +282,8 @@ class Session {
       } else {
         console.warn('job failed', e);
         this.send({ type: 'error', job_id: msg.job_id, code: 'inference_failed', retryable: sent === 0 });
+        // On WebGPU a failing engine is most often a lost device: the caller falls back.
+        this.onEngineFailure?.(String(e && e.message || e));
       }
     } finally {
       this.jobs.delete(msg.job_id);
@@ -226,40 +291,24 @@ class Session {
     }
   }
 
-  stop() {
+  /** Leaves the gateway (its jobs fail over, or end with an error after their first token). */
+  stop(phase = 'stopped', message = 'Stopped. Reload the page to serve again.') {
+    if (this.stopped) return;
     this.stopped = true;
     this.beat.terminate();
     this.ws?.close();
+    this.release?.();
     this.loaded.wllama.exit().catch(() => {});
-    state.phase = 'stopped';
+    state.phase = phase;
     state.connection = 'stopped';
-    show('Stopped. Reload the page to serve again.');
+    show(message, phase !== 'stopped');
     render();
   }
 }
 
-async function main() {
-  const token = new URLSearchParams(location.hash.slice(1)).get('invite');
-  if (!token) {
-    state.phase = 'no-invite';
-    return show('This page needs an invite link from the operator (…/worker#invite=…).', true);
-  }
-  if (!crossOriginIsolated) show('Warning: the page is not cross-origin isolated; one thread only.', true);
-  const config = await (await fetch('/worker/config.json')).json();
-  state.model = config.model;
-  render();
-  const loaded = await pickAndLoad(config);
-  if (!loaded && state.error) {
-    state.phase = 'failed';
-    return show(`Could not load the model: ${state.error}`, true);
-  }
-  if (!loaded) {
-    state.phase = 'too-slow';
-    state.tier = 'none';
-    render();
-    return show('This device is too slow to help: thank you all the same.', true);
-  }
-  state.tier = loaded.choice.gpu ? `${loaded.choice.variant} on WebGPU` : `${loaded.choice.variant} on CPU`;
+/** Serves with `loaded` until stopped; on WebGPU, a lost GPU falls back to the CPU tier. */
+async function serve(token, config, tiers, loaded) {
+  state.tier = tierName(loaded.choice);
   const session = new Session(token, config.model, loaded);
   window.shoal.session = session;
   // Counts `text` with the tab's own llama.cpp tokenizer (the tests compare the gateway's count).
@@ -272,7 +321,57 @@ async function main() {
   $('stop').onclick = () => session.stop();
   // Holding a Web Lock while serving keeps the browser from discarding the tab as idle.
   navigator.locks?.request('shoal-worker', () => new Promise((resolve) => { session.release = resolve; }));
-  addEventListener('pagehide', () => session.stop());
+  if (!loaded.choice.gpu) return;
+  let unwatch = () => {};
+  const lost = (why) => {
+    unwatch();
+    if (!session.stopped) gpuLost(token, config, tiers, session, why);
+  };
+  session.onEngineFailure = lost;
+  unwatch = await watchGpu(tiers.adapter, lost);
+}
+
+/** The GPU is gone: leave, then serve the next tier that needs none, or leave for good. */
+async function gpuLost(token, config, tiers, session, why) {
+  state.gpuLost = why;
+  const next = afterGpuLoss(tiers.list, session.loaded.choice.variant);
+  session.stop('gpu-lost', `The GPU was lost (${why}).`);
+  const loaded = next && await pickAndLoad(config, tiers.list, next);
+  if (!loaded) {
+    state.phase = 'left';
+    state.tier = 'none';
+    render();
+    return show(`The GPU was lost (${why}) and this device cannot serve on its CPU: this tab has left.`, true);
+  }
+  show(`The GPU was lost (${why}): serving the ${loaded.choice.variant} on the CPU instead.`, true);
+  await serve(token, config, tiers, loaded);
+}
+
+async function main() {
+  const token = new URLSearchParams(location.hash.slice(1)).get('invite');
+  if (!token) {
+    state.phase = 'no-invite';
+    return show('This page needs an invite link from the operator (…/worker#invite=…).', true);
+  }
+  if (!crossOriginIsolated) show('Warning: the page is not cross-origin isolated; one thread only.', true);
+  globalThis.caches?.delete(OLD_CACHE).catch(() => {});
+  const config = await (await fetch('/worker/config.json')).json();
+  state.model = config.model;
+  render();
+  const tiers = await tiersOf(config);
+  const loaded = await pickAndLoad(config, tiers.list);
+  if (!loaded && state.error) {
+    state.phase = 'failed';
+    return show(`Could not load the model: ${state.error}`, true);
+  }
+  if (!loaded) {
+    state.phase = 'too-slow';
+    state.tier = 'none';
+    render();
+    return show('This device is too slow to help: thank you all the same.', true);
+  }
+  await serve(token, config, tiers, loaded);
+  addEventListener('pagehide', () => window.shoal.session.stop());
 }
 
 main().catch((e) => {

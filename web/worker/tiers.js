@@ -62,3 +62,35 @@ export function fallBack(list, variant) {
   const i = list.findIndex((c) => c.variant === variant);
   return i >= 0 && i + 1 < list.length ? list[i + 1] : null;
 }
+
+/**
+ * Watches `adapter` for a lost GPU: wllama's device lives in its own Web Worker, out of the
+ * page's reach, so the page holds a small sentinel device on the same adapter (a GPU process
+ * crash, a driver reset or an unplugged GPU loses every device on it) and calls
+ * `onLost(message)` once when that one is lost. A device destroyed on purpose is no loss.
+ * Resolves to a function that stops watching.
+ */
+export async function watchGpu(adapter, onLost) {
+  let device;
+  try {
+    device = await adapter.requestDevice();
+  } catch (e) {
+    onLost(`no WebGPU device: ${e && e.message || e}`);
+    return () => {};
+  }
+  let stopped = false;
+  device.lost.then((info) => {
+    if (!stopped && info?.reason !== 'destroyed') onLost(info?.message || 'the WebGPU device was lost');
+  });
+  return () => {
+    stopped = true;
+    device.destroy?.();
+  };
+}
+
+/** After the GPU is lost while serving `variant`: the next tier that needs no GPU, or null. */
+export function afterGpuLoss(list, variant) {
+  let next = fallBack(list, variant);
+  while (next && next.gpu) next = fallBack(list, next.variant);
+  return next;
+}

@@ -78,22 +78,16 @@ impl Models {
         v: &Variant,
         request: &JobRequest,
     ) -> Result<(Prompt, Box<dyn BrowserJob>), ErrorCode> {
-        let prompt = v.template.render(request, None).map_err(|e| {
+        let mut prompt = v.template.render(request, None).map_err(|e| {
             tracing::warn!(kind = ?e.kind(), "chat template refused a browser job");
             ErrorCode::TemplateError
         })?;
+        let (parser, forced) = answer_parser(v, request, &mut prompt);
         let prompt_tokens = v.vocab.encode(&prompt, true).len() as u64;
         let room = (v.context as u64).saturating_sub(prompt_tokens);
         if room == 0 {
             return Err(ErrorCode::ContextLengthExceeded);
         }
-        // Forced tool choices need the grammar path, which wllama runs unreliably: the tab
-        // is asked as for `auto`, and the parser still finds calls.
-        let tools = match grammar::tool_mode(request) {
-            ToolMode::None => false,
-            _ => v.template.supports_tools,
-        };
-        let in_reasoning = prompt.trim_end().ends_with("<think>");
         let params = PromptParams {
             max_tokens: (request.max_tokens as u64).min(room) as u32,
             temperature: request.temperature,
@@ -107,7 +101,9 @@ impl Models {
         };
         let job = Job {
             vocab: v.vocab.clone(),
-            parser: OutputParser::new(tools, in_reasoning),
+            parser,
+            forced,
+            held: Vec::new(),
             prompt_tokens,
             answer: String::new(),
             reasoning: String::new(),
@@ -119,6 +115,53 @@ impl Models {
             },
             Box::new(job),
         ))
+    }
+}
+
+/// The parser for a job's answer, and for a forced `tool_choice` the names it may call.
+///
+/// wllama's grammar path is unreliable, so a forced choice is not constrained in the tab:
+/// where the template asks for Hermes calls the prompt ends with the call's opening (the
+/// named function's, or `{"name": "` for `required`), and the gateway checks the answer
+/// ([`Job::finish`]).
+fn answer_parser(
+    v: &Variant,
+    request: &JobRequest,
+    prompt: &mut String,
+) -> (OutputParser, Option<Vec<String>>) {
+    let (tools, forced) = match grammar::tool_mode(request) {
+        ToolMode::None => (false, None),
+        ToolMode::Auto => (v.template.supports_tools, None),
+        ToolMode::Forced(chosen) => {
+            let names: Vec<String> = chosen.iter().map(|t| t.function.name.clone()).collect();
+            (v.template.supports_tools, Some(names))
+        }
+    };
+    let in_reasoning = prompt.trim_end().ends_with("<think>");
+    let mut parser = OutputParser::new(tools, in_reasoning);
+    let opening = match &forced {
+        Some(names) if tools && !in_reasoning && prompt.contains(HERMES_OPEN) => {
+            call_opening(names)
+        }
+        _ => String::new(),
+    };
+    // The opening is the prompt's (and counted there); the parser reads it as the answer's
+    // start, so that the call it opens is parsed whole. A call is held back until its end.
+    prompt.push_str(&opening);
+    drop(parser.push(&opening));
+    (parser, forced)
+}
+
+const HERMES_OPEN: &str = "<tool_call>";
+
+/// The start of a Hermes call to one of `names`: with its name when there is one choice.
+fn call_opening(names: &[String]) -> String {
+    match names {
+        [one] => {
+            let name = serde_json::Value::from(one.as_str());
+            format!("{HERMES_OPEN}\n{{\"name\": {name}, \"arguments\": ")
+        }
+        _ => format!("{HERMES_OPEN}\n{{\"name\": \""),
     }
 }
 
@@ -147,6 +190,10 @@ impl BrowserModels for Models {
 struct Job {
     vocab: Arc<Vocab>,
     parser: OutputParser,
+    /// For a forced `tool_choice`: the functions the answer must call. Its events are held
+    /// until the answer is checked.
+    forced: Option<Vec<String>>,
+    held: Vec<JobEvent>,
     prompt_tokens: u64,
     /// Everything the tab generated, as it sent it.
     answer: String,
@@ -170,25 +217,55 @@ impl Job {
             })
             .collect()
     }
+
+    /// Whether the held answer obeys the forced `tool_choice`: at least one call, and only
+    /// of the functions allowed.
+    fn obeys(&self, allowed: &[String]) -> bool {
+        let mut names = (self.held.iter())
+            .filter_map(|e| match e {
+                JobEvent::Delta {
+                    tool_calls: Some(calls),
+                    ..
+                } => Some(calls),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(|c| c.function.as_ref()?.name.as_deref())
+            .peekable();
+        names.peek().is_some() && names.all(|n| allowed.iter().any(|a| a == n))
+    }
 }
 
 impl BrowserJob for Job {
     fn push(&mut self, text: &str) -> Vec<JobEvent> {
         self.answer.push_str(text);
         let deltas = self.parser.push(text);
-        self.events(deltas)
+        let events = self.events(deltas);
+        if self.forced.is_some() {
+            self.held.extend(events);
+            return Vec::new();
+        }
+        events
     }
 
-    fn finish(&mut self) -> (Vec<JobEvent>, JobUsage, bool) {
+    fn finish(&mut self) -> (Result<Vec<JobEvent>, ErrorCode>, JobUsage, bool) {
         let deltas = self.parser.finish();
-        let events = self.events(deltas);
+        let mut events = self.events(deltas);
         let completion = self.vocab.count(&self.answer);
         let usage = JobUsage {
             prompt_tokens: self.prompt_tokens,
             completion_tokens: completion,
             reasoning_tokens: self.vocab.count(&self.reasoning).min(completion),
         };
-        (events, usage, self.parser.tool_calls() > 0)
+        let calls = self.parser.tool_calls() > 0;
+        if let Some(allowed) = self.forced.take() {
+            self.held.append(&mut events);
+            if !self.obeys(&allowed) {
+                return (Err(ErrorCode::InferenceFailed), usage, false);
+            }
+            events = std::mem::take(&mut self.held);
+        }
+        (Ok(events), usage, calls)
     }
 }
 
@@ -280,7 +357,7 @@ mod tests {
             events.extend(job.push(std::str::from_utf8(piece).unwrap()));
         }
         let (tail, usage, tools) = job.finish();
-        events.extend(tail);
+        events.extend(tail.unwrap());
         let (content, calls) = text_of(&events);
         assert!(tools, "the call was not recognised");
         assert_eq!((content.trim(), calls), ("", 1));
@@ -299,5 +376,107 @@ mod tests {
             Some(ErrorCode::ContextLengthExceeded)
         );
         assert_eq!(m.start("9b", &req).err(), Some(ErrorCode::ModelNotServed));
+    }
+
+    fn forced(choice: serde_json::Value) -> JobRequest {
+        let tool = |name: &str| {
+            serde_json::json!({"type": "function", "function": {"name": name,
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}})
+        };
+        request(serde_json::json!({
+            "messages": [{"role": "user", "content": "Weather in Paris?"}], "max_tokens": 200,
+            "tools": [tool("get_weather"), tool("get_time")], "tool_choice": choice
+        }))
+    }
+
+    /// Streams `said` as a tab would and finishes: (events, usage, tool calls, events
+    /// delivered before the finish).
+    fn answer(
+        job: &mut dyn BrowserJob,
+        said: &str,
+    ) -> (Result<Vec<JobEvent>, ErrorCode>, JobUsage, usize) {
+        let early: usize = (said.as_bytes().chunks(4))
+            .map(|piece| job.push(std::str::from_utf8(piece).unwrap()).len())
+            .sum();
+        let (events, usage, _) = job.finish();
+        (events, usage, early)
+    }
+
+    #[test]
+    fn a_named_tool_choice_opens_the_call_and_checks_the_answer() {
+        let m = models();
+        let v = &m.variants["4b"];
+        let req =
+            forced(serde_json::json!({"type": "function", "function": {"name": "get_weather"}}));
+        let (prompt, mut job) = m.start("4b", &req).unwrap();
+        let opening = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": ";
+        assert!(prompt.text.ends_with(opening), "{:?}", prompt.text);
+        let said = "{\"city\": \"Paris\"}}\n</tool_call>";
+        let (events, usage, early) = answer(job.as_mut(), said);
+        let events = events.expect("a call of the named function is accepted");
+        assert_eq!(
+            early, 0,
+            "nothing is delivered before the answer is checked"
+        );
+        assert_eq!(text_of(&events).1, 1);
+        assert_eq!(usage.prompt_tokens, v.count(&prompt.text));
+        assert_eq!(
+            usage.completion_tokens,
+            v.count(said),
+            "the opening is the prompt's"
+        );
+
+        // Text instead of the call, or a call the model did not close: refused.
+        for said in ["The weather is fine.", "{\"city\": \"Par"] {
+            let (_, mut job) = m.start("4b", &req).unwrap();
+            let (events, usage, early) = answer(job.as_mut(), said);
+            assert_eq!(
+                (events.err(), early),
+                (Some(ErrorCode::InferenceFailed), 0),
+                "{said}"
+            );
+            assert_eq!(usage.completion_tokens, v.count(said));
+        }
+    }
+
+    #[test]
+    fn required_accepts_any_offered_function_and_nothing_else() {
+        let m = models();
+        let req = forced(serde_json::json!("required"));
+        let (prompt, mut job) = m.start("4b", &req).unwrap();
+        assert!(
+            prompt.text.ends_with("<tool_call>\n{\"name\": \""),
+            "{:?}",
+            prompt.text
+        );
+        let ok = "get_time\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>";
+        let (events, _, _) = answer(job.as_mut(), ok);
+        let events = events.unwrap();
+        let names: Vec<_> = (events.iter())
+            .filter_map(|e| match e {
+                JobEvent::Delta {
+                    tool_calls: Some(c),
+                    ..
+                } => c[0].function.clone()?.name,
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["get_time"]);
+
+        let (_, mut job) = m.start("4b", &req).unwrap();
+        let unknown = "delete_all\", \"arguments\": {}}\n</tool_call>";
+        assert_eq!(
+            answer(job.as_mut(), unknown).0.err(),
+            Some(ErrorCode::InferenceFailed)
+        );
+
+        // `auto` leaves the prompt alone and lets the answer be text.
+        let (prompt, mut job) = m.start("4b", &forced(serde_json::json!("auto"))).unwrap();
+        assert!(prompt.text.ends_with("<|im_start|>assistant\n"));
+        let (events, _, early) = answer(job.as_mut(), "Sunny.");
+        assert!(
+            events.is_ok() && early > 0,
+            "text under `auto` streams at once"
+        );
     }
 }

@@ -129,12 +129,21 @@ fn config_json(models: &Models) -> serde_json::Value {
                 "variant": name,
                 "url": format!("/worker/models/{name}.gguf"),
                 "bytes": v.bytes,
+                "modified": modified_secs(&v.path),
                 "context": v.context,
                 "banned_tokens": v.banned_tokens(),
             })
         })
         .collect();
     serde_json::json!({"model": models.model, "variants": variants})
+}
+
+/// The file's modification time in seconds (0 when unknown): part of the name a tab keeps
+/// its copy under, so that a replaced file of the same size is downloaded again.
+fn modified_secs(path: &std::path::Path) -> u64 {
+    (std::fs::metadata(path).and_then(|m| m.modified()).ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs())
 }
 
 async fn config(State(files): State<Files>) -> Response {

@@ -51,9 +51,10 @@ pub trait BrowserModels: Send + Sync + 'static {
 pub trait BrowserJob: Send {
     /// Parses more of the tab's text (reasoning, tool calls) into delta events.
     fn push(&mut self, text: &str) -> Vec<JobEvent>;
-    /// The last events and the usage counted by the gateway: the rendered prompt's tokens and
-    /// the answer's tokens under the model's vocabulary; `tool_calls` when the answer made any.
-    fn finish(&mut self) -> (Vec<JobEvent>, JobUsage, bool);
+    /// The last events, or why the answer is refused (a forced `tool_choice` the answer did
+    /// not obey); the usage counted by the gateway: the rendered prompt's tokens and the
+    /// answer's tokens under the model's vocabulary; `tool_calls` when the answer made any.
+    fn finish(&mut self) -> (Result<Vec<JobEvent>, ErrorCode>, JobUsage, bool);
 }
 
 /// Shared by every browser connection: the models, the refused tokens, measured speeds.
@@ -64,11 +65,42 @@ pub struct BrowserPool {
 }
 
 /// What the gateway measured of one tab.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorkerRecord {
     pub jobs: u64,
-    /// Completion tokens per second between its first and last token, averaged over jobs.
+    /// Completion tokens per second between its first and last token, averaged over the jobs
+    /// that had more than one token (`measured`).
     pub tokens_per_second: f64,
+    pub measured: u64,
+    /// When its jobs failed (an error from the tab, an answer the gateway refused), for
+    /// [`FAILURE_MEMORY`].
+    pub failures: Vec<Instant>,
+}
+
+/// How long a failed job counts against a tab when jobs are handed out.
+pub const FAILURE_MEMORY: Duration = Duration::from_secs(10 * 60);
+
+impl WorkerRecord {
+    /// Failures within [`FAILURE_MEMORY`] of `now`.
+    pub fn recent_failures(&self, now: Instant) -> usize {
+        (self.failures.iter())
+            .filter(|t| now.duration_since(**t) < FAILURE_MEMORY)
+            .count()
+    }
+
+    /// The tab's rank among equally loaded workers ([`crate::pool::Pool::set_preference`]):
+    /// fewer recent failures first, then the faster measured speed. A tab not measured yet
+    /// ranks above measured ones with as many failures, so that every tab gets measured.
+    pub fn preference(&self, now: Instant) -> u64 {
+        let failures = self.recent_failures(now).min(0xffff) as u64;
+        let speed = if self.measured == 0 {
+            u64::from(u32::MAX)
+        } else {
+            // Hundredths of a token per second.
+            (self.tokens_per_second * 100.0).clamp(0.0, f64::from(u32::MAX - 1)) as u64
+        };
+        ((0xffff - failures) << 32) | speed
+    }
 }
 
 impl BrowserPool {
@@ -95,18 +127,35 @@ impl BrowserPool {
     /// The gateway's own measure of a connected tab.
     pub fn record(&self, worker: WorkerId) -> Option<WorkerRecord> {
         let speeds = self.speeds.lock().unwrap_or_else(|e| e.into_inner());
-        speeds.get(&worker).copied()
+        speeds.get(&worker).cloned()
     }
 
-    fn measured(&self, worker: WorkerId, tokens: u64, took: Duration) {
+    /// Updates `worker`'s record with `change`; its new rank for the pool.
+    fn update(&self, worker: WorkerId, change: impl FnOnce(&mut WorkerRecord)) -> u64 {
         let mut speeds = self.speeds.lock().unwrap_or_else(|e| e.into_inner());
         let r = speeds.entry(worker).or_default();
-        r.jobs += 1;
-        if tokens > 1 && !took.is_zero() {
-            let rate = (tokens - 1) as f64 / took.as_secs_f64();
-            let n = r.jobs as f64;
-            r.tokens_per_second += (rate - r.tokens_per_second) / n;
-        }
+        change(r);
+        let now = Instant::now();
+        r.failures
+            .retain(|t| now.duration_since(*t) < FAILURE_MEMORY);
+        r.preference(now)
+    }
+
+    /// A job that ended: `tokens` completion tokens in `took` from the first to the last.
+    fn measured(&self, worker: WorkerId, tokens: u64, took: Duration) -> u64 {
+        self.update(worker, |r| {
+            r.jobs += 1;
+            if tokens > 1 && !took.is_zero() {
+                let rate = (tokens - 1) as f64 / took.as_secs_f64();
+                r.measured += 1;
+                r.tokens_per_second += (rate - r.tokens_per_second) / r.measured as f64;
+            }
+        })
+    }
+
+    /// A job that failed on this tab.
+    fn failed(&self, worker: WorkerId) -> u64 {
+        self.update(worker, |r| r.failures.push(Instant::now()))
     }
 
     fn forget(&self, worker: WorkerId) -> Option<WorkerRecord> {
@@ -214,16 +263,31 @@ impl BrowserConn {
         Ok(())
     }
 
-    /// `done` from the tab: the gateway's own count replaces the tab's.
+    /// `done` from the tab: the gateway's own count replaces the tab's. An answer the gateway
+    /// refuses fails as retryable (nothing of it was delivered), so another worker is asked.
     pub fn done(&self, job_id: &str, finish: FinishReason) -> Result<(), Verdict> {
         let Some(mut r) = self.jobs().remove(job_id) else {
             return Err("done for a job this tab does not run");
         };
         let (events, usage, tool_calls) = r.job.finish();
         if let Some(first) = r.first_token {
-            self.pool
-                .measured(self.worker, usage.completion_tokens, first.elapsed());
+            let rank = (self.pool).measured(self.worker, usage.completion_tokens, first.elapsed());
+            self.state.pool.set_preference(self.worker, rank);
         }
+        let events = match events {
+            Ok(events) => events,
+            Err(code) => {
+                self.state
+                    .pool
+                    .set_preference(self.worker, self.pool.failed(self.worker));
+                let failed = JobEvent::Failed {
+                    code,
+                    retryable: true,
+                };
+                self.state.pool.deliver(self.worker, job_id, failed);
+                return Ok(());
+            }
+        };
         for e in events {
             self.state.pool.deliver(self.worker, job_id, e);
         }
@@ -246,6 +310,9 @@ impl BrowserConn {
         if self.jobs().remove(job_id).is_none() {
             return Err("an error for a job this tab does not run");
         }
+        self.state
+            .pool
+            .set_preference(self.worker, self.pool.failed(self.worker));
         let failed = JobEvent::Failed { code, retryable };
         self.state.pool.deliver(self.worker, job_id, failed);
         Ok(())
@@ -351,5 +418,89 @@ pub fn from_tab(tab: &BrowserConn, msg: WorkerMessage) -> Result<(), Verdict> {
         WorkerMessage::Span { .. } | WorkerMessage::Frame(_) => {
             Err("a swarm message from a browser tab")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::Pool;
+    use shoal_protocol::worker::ServedModel;
+    use tokio::sync::mpsc;
+
+    fn record(tokens_per_second: f64, failures: Vec<Instant>) -> WorkerRecord {
+        WorkerRecord {
+            jobs: 4,
+            tokens_per_second,
+            measured: 4,
+            failures,
+        }
+    }
+
+    #[test]
+    fn fewer_recent_failures_rank_first_then_the_faster_tab() {
+        let now = Instant::now();
+        let fast_but_failing = record(40.0, vec![now]);
+        let slow = record(5.0, vec![]);
+        let fast = record(20.0, vec![]);
+        let unmeasured = WorkerRecord::default();
+        let ranks: Vec<u64> = [&unmeasured, &fast, &slow, &fast_but_failing]
+            .iter()
+            .map(|r| r.preference(now))
+            .collect();
+        assert!(
+            ranks.windows(2).all(|w| w[0] > w[1]),
+            "expected strictly decreasing ranks: {ranks:?}"
+        );
+        assert!(
+            record(1.0, vec![now]).preference(now) > record(40.0, vec![now, now]).preference(now)
+        );
+        // A failure is forgotten after FAILURE_MEMORY.
+        let later = now + FAILURE_MEMORY;
+        assert_eq!(fast_but_failing.recent_failures(later), 0);
+        assert!(fast_but_failing.preference(later) > fast.preference(later));
+    }
+
+    #[tokio::test]
+    async fn the_pool_gives_a_job_to_the_best_ranked_free_tab() {
+        let pool = Pool::new(Duration::from_millis(20), 8);
+        let model = ServedModel {
+            id: "service-pro".into(),
+            tools: true,
+            vision: false,
+            reasoning: false,
+            context_length: Some(4096),
+        };
+        let now = Instant::now();
+        let mut outboxes = Vec::new();
+        let mut tab = |rank: u64| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            outboxes.push(rx);
+            let id = pool.register(
+                WorkerKind::Browser,
+                vec![model.clone()],
+                HashMap::new(),
+                1,
+                tx,
+            );
+            pool.set_preference(id, rank);
+            id
+        };
+        let failing = tab(record(50.0, vec![now]).preference(now));
+        let slow = tab(record(3.0, vec![]).preference(now));
+        let fast = tab(record(30.0, vec![]).preference(now));
+        let request: JobRequest = serde_json::from_value(serde_json::json!({
+            "messages": [{"role": "user", "content": "hi"}], "max_tokens": 8
+        }))
+        .unwrap();
+        let mut order = Vec::new();
+        // Each job keeps its tab busy (capacity 1), so the next goes to the next best.
+        let mut running = Vec::new();
+        for _ in 0..3 {
+            let job = pool.dispatch("service-pro", &request, &[]).await.unwrap();
+            order.push(job.worker);
+            running.push(job);
+        }
+        assert_eq!(order, [fast, slow, failing]);
     }
 }

@@ -1,7 +1,8 @@
 //! The worker pool: connected workers, their free slots, and job dispatch.
 //!
 //! Jobs are pushed: `dispatch` picks, among connected workers serving the model with a free
-//! slot, the least loaded, takes the slot and sends the job down that worker's socket. When
+//! slot, the least loaded (among equals, the one with the best record: [`Pool::set_preference`]),
+//! takes the slot and sends the job down that worker's socket. When
 //! all are busy the caller waits (bounded in time and in number of waiters) for a slot to
 //! free; when no connected worker serves the model at all it fails at once.
 //!
@@ -91,6 +92,8 @@ struct Worker {
     peer: bool,
     /// A peer whose replica is shutting down: no new job; gone when its last job ends.
     retiring: bool,
+    /// Among equally loaded workers the highest goes first ([`Pool::set_preference`]).
+    preference: u64,
 }
 
 impl Worker {
@@ -273,6 +276,7 @@ impl Pool {
             jobs: HashMap::new(),
             peer: false,
             retiring: false,
+            preference: UNRANKED,
         };
         self.insert(worker)
     }
@@ -302,6 +306,15 @@ impl Pool {
             w.jobs.into_values().for_each(Sink::lost);
         }
         self.slot_freed.notify_waiters();
+    }
+
+    /// Ranks worker `id` among equally loaded workers: a higher `preference` is picked first.
+    /// Workers start at [`UNRANKED`]; browser tabs are ranked by their record
+    /// (`browser::WorkerRecord::preference`).
+    pub fn set_preference(&self, id: WorkerId, preference: u64) {
+        if let Some(w) = self.lock().workers.get_mut(&id) {
+            w.preference = preference;
+        }
     }
 
     pub fn kind_of(&self, id: WorkerId) -> Option<WorkerKind> {
@@ -686,14 +699,19 @@ fn forget_if_retired(state: &mut State, id: WorkerId) {
     }
 }
 
-/// The least-loaded worker with a free slot among those `eligible` and not excluded.
+/// A worker's preference until something ranks it: above any ranked worker, so that a
+/// newcomer gets a job and so a measure.
+pub const UNRANKED: u64 = u64::MAX;
+
+/// The least-loaded worker with a free slot among those `eligible` and not excluded; among
+/// equally loaded ones, the highest preference.
 fn least_loaded(
     state: &State,
     eligible: impl Fn(&Worker) -> bool,
     exclude: &[WorkerId],
 ) -> Result<WorkerId, DispatchError> {
     let mut any = false;
-    let mut best: Option<(WorkerId, u64)> = None;
+    let mut best: Option<(WorkerId, u64, u64)> = None;
     for (id, w) in &state.workers {
         if !eligible(w) || exclude.contains(id) {
             continue;
@@ -704,12 +722,13 @@ fn least_loaded(
         }
         // Load as a fraction of capacity, compared without floats.
         let load = (w.jobs.len() as u64 * 1_000_000) / u64::from(w.capacity);
-        if best.is_none_or(|(_, l)| load < l) {
-            best = Some((*id, load));
+        let better = |(_, l, p): (WorkerId, u64, u64)| load < l || (load == l && w.preference > p);
+        if best.is_none_or(better) {
+            best = Some((*id, load, w.preference));
         }
     }
     match best {
-        Some((id, _)) => Ok(id),
+        Some((id, ..)) => Ok(id),
         None if any => Err(DispatchError::Busy),
         None => Err(DispatchError::NoWorker),
     }
@@ -762,6 +781,7 @@ impl Pool {
             jobs: HashMap::new(),
             peer: true,
             retiring: false,
+            preference: UNRANKED,
         })
     }
 

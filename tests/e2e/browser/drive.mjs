@@ -97,7 +97,14 @@ async function serve(browser) {
   await shot(tab, 'stopped');
   const availableAfterStop = await until('not available', async () => !(await available()) || null, 20_000)
     .then(() => false).catch(() => true);
-  return { availableAfterJoin, availableAfterStop, got, raw: raw.join(''), state, tabPromptTokens, tabCountOfAnswer };
+  // A second visit in the same browser: the model file from storage (OPFS), no download.
+  const again = await tab.context.newPage();
+  await again.goto(`${BASE}/worker#invite=${INVITE}`);
+  await until('second visit', () => again.evaluate(() => ['serving', 'failed', 'too-slow'].includes(window.shoal?.state.phase)));
+  const secondVisit = await again.evaluate(() => ({ phase: window.shoal.state.phase, cached: window.shoal.state.cached }));
+  await again.evaluate(() => window.shoal.session.stop());
+  return { availableAfterJoin, availableAfterStop, got, raw: raw.join(''), state, tabPromptTokens, tabCountOfAnswer,
+    secondVisit };
 }
 
 /** Two tabs, six requests at once: both serve. */

@@ -14,6 +14,7 @@
 
 pub mod buy;
 pub mod chart;
+pub mod contribute;
 pub mod mail;
 pub mod pages;
 pub mod password;
@@ -95,6 +96,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/dashboard/playground", get(pages::playground_page))
         .route("/dashboard/images", get(pages::images_page))
         .route("/dashboard/buy", get(buy::buy_page))
+        .route("/dashboard/contribute", post(contribute::contribute))
         .route("/dashboard/static/{file}", get(templates::static_file))
         .merge(calls)
         .layer(from_fn(session::refuse_cross_site))
