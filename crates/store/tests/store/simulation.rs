@@ -430,7 +430,9 @@ async fn run_seed(db: &TestDb, seed: u64, steps: usize) -> BTreeMap<&'static str
                         }
                         if image {
                             sim.saw("image settled");
-                            if *charged != IMAGE_CREDITS {
+                            // Less than the price only when the account no longer covers it
+                            // (its plan lowered since the hold): the model says the same.
+                            if *charged > IMAGE_CREDITS {
                                 sim.fail(format!("image {id} charged {charged}"));
                             }
                         }
