@@ -296,7 +296,7 @@ def test_openapi_document_is_served_without_a_key(gateway):
     assert doc["openapi"].startswith("3.1")
     assert doc["servers"][0]["url"] == "/api/v1"
     assert set(doc["paths"]) == {"/models", "/models/{id}", "/balance", "/chat/completions", "/deposits",
-                                 "/openapi.json"}
+                                 "/images/generations", "/openapi.json"}
     assert doc["components"]["securitySchemes"]["bearer"] == {
         "type": "http", "scheme": "bearer", "description": doc["components"]["securitySchemes"]["bearer"]["description"]}
     chat = doc["paths"]["/chat/completions"]["post"]
