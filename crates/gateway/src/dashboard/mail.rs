@@ -129,6 +129,19 @@ impl SmtpConfig {
     }
 }
 
+/// What to log of a failed reset: an SMTP server's reply is reduced to its code, because its
+/// text may quote the recipient's address; other errors (the store, a malformed address or
+/// message) name no address.
+pub fn failure(e: &anyhow::Error) -> String {
+    match e.downcast_ref::<lettre::transport::smtp::Error>() {
+        Some(smtp) => match smtp.status() {
+            Some(code) => format!("the SMTP server answered {code}"),
+            None => "the SMTP connection or its TLS failed".to_owned(),
+        },
+        None => e.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

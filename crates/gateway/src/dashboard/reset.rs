@@ -95,7 +95,7 @@ async fn mail_link(state: AppState, smtp: SmtpConfig, email: String) {
     }
     .await;
     if let Err(e) = result {
-        tracing::warn!(error = %e, "a password reset mail was not sent");
+        tracing::warn!(error = %mail::failure(&e), "a password reset mail was not sent");
     }
 }
 
