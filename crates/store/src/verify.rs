@@ -168,21 +168,35 @@ pub(crate) struct Snapshot {
     pub usage: BTreeMap<(AccountId, i64), ([i64; 4], [i64; 4])>,
 }
 
-/// The free daily credits' day and counter against the journal's free rows.
-fn check_free(check: &mut impl FnMut(bool, String), a: &StoredAccount, j: &JournalSums, used: i64) {
+/// A daily bucket (the plan's credits, or the free ones) as an account row stores it, with
+/// what the journal's rows that spent from it say.
+struct Bucket<'a> {
+    /// The prefix of its `_day` and `_used` columns.
+    name: &'a str,
+    /// How a message names what was spent.
+    spent: &'a str,
+    day: i64,
+    used: i64,
+    journal_used: i64,
+    journal_last_day: Option<i64>,
+}
+
+/// A bucket's counter against the journal's sum for its day, and its day against the last
+/// day the journal spent from it.
+fn check_bucket(check: &mut impl FnMut(bool, String), b: Bucket) {
     check(
-        a.free_used == used,
+        b.used == b.journal_used,
         format!(
-            "free_used {} on day {} but the journal says {}",
-            a.free_used, a.free_day, used
+            "{}_used {} on day {} but the journal says {}",
+            b.name, b.used, b.day, b.journal_used
         ),
     );
-    if let Some(last) = j.last_free_day {
+    if let Some(last) = b.journal_last_day {
         check(
-            last <= a.free_day,
+            last <= b.day,
             format!(
-                "free credits spent on day {last}, after free_day {}",
-                a.free_day
+                "{} spent on day {last}, after {}_day {}",
+                b.spent, b.name, b.day
             ),
         );
     }
@@ -282,26 +296,28 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
                 h.journal_free
             ),
         );
-        check_free(
+        check_bucket(
             &mut check,
-            a,
-            &j,
-            s.free_used.get(&id).copied().unwrap_or(0),
+            Bucket {
+                name: "free",
+                spent: "free credits",
+                day: a.free_day,
+                used: a.free_used,
+                journal_used: s.free_used.get(&id).copied().unwrap_or(0),
+                journal_last_day: j.last_free_day,
+            },
         );
-        let plan_used = s.plan_used.get(&id).copied().unwrap_or(0);
-        check(
-            a.plan_used == plan_used,
-            format!(
-                "plan_used {} on day {} but the journal says {}",
-                a.plan_used, a.plan_day, plan_used
-            ),
+        check_bucket(
+            &mut check,
+            Bucket {
+                name: "plan",
+                spent: "plan",
+                day: a.plan_day,
+                used: a.plan_used,
+                journal_used: s.plan_used.get(&id).copied().unwrap_or(0),
+                journal_last_day: j.last_plan_day,
+            },
         );
-        if let Some(last) = j.last_plan_day {
-            check(
-                last <= a.plan_day,
-                format!("plan spent on day {last}, after plan_day {}", a.plan_day),
-            );
-        }
         check(
             j.malformed == 0,
             format!("{} malformed journal rows", j.malformed),
