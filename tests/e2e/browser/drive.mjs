@@ -49,8 +49,7 @@ const shot = (tab, label) => tab.page.screenshot({ path: `${SHOTS}/${label}.png`
 const tabState = (tab) => tab.page.evaluate(() => ({ ...window.shoal.state, isolated: crossOriginIsolated }));
 
 /** Streams a completion; returns the text, the usage, and how it ended. */
-async function stream(maxTokens = 24) {
-  const out = { content: '', usage: null, error: null, chunks: 0 };
+async function stream(maxTokens = 24, out = { content: '', usage: null, error: null, chunks: 0 }) {
   try {
     const s = await client.chat.completions.create({ model: MODEL, messages: PROMPT, stream: true,
       max_tokens: maxTokens, stream_options: { include_usage: true } });
@@ -152,8 +151,11 @@ async function closeAfter(browser) {
       server.send(m);
     });
   });
-  const answer = stream(4000);
-  await until('a first token', () => deltas >= 1);
+  // The client's first chunk, not the proxy's forwarding: the delta may still be in flight to
+  // the gateway when the proxy has passed it on.
+  const progress = { content: '', usage: null, error: null, chunks: 0 };
+  const answer = stream(4000, progress);
+  await until('a first token at the client', () => progress.chunks >= 1 || progress.error);
   await a.context.close();
   const got = await answer;
   return { got };
