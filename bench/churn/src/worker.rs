@@ -134,7 +134,9 @@ pub async fn connect(
     let mut req = url.into_client_request()?;
     req.headers_mut()
         .insert("authorization", format!("Bearer {token}").parse()?);
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await?;
+    // Nagle off, as the real worker has it: a `done` written right after a delta would
+    // otherwise wait for the gateway's delayed ACK (~40 ms).
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(req, None, true).await?;
     let hello = WorkerMessage::Hello {
         protocol: PROTOCOL_VERSION,
         kind: WorkerKind::Upstream,

@@ -7,7 +7,7 @@
 //! cargo build --release -p shoal --no-default-features -p shoal-bench-cluster
 //! target/release/shoal-bench-cluster [--postgres postgres://postgres@127.0.0.1:5432/postgres]
 //!     [--nats nats://127.0.0.1:4222] [--rounds 10] [--per-round 256]
-//!     [--shoal target/release/shoal]
+//!     [--shoal target/release/shoal] [--durable]
 //! ```
 //!
 //! Two `shoal serve` replicas on a throwaway PostgreSQL database (made and dropped by the run)
@@ -45,6 +45,11 @@ struct Args {
     /// The `shoal` binary (the one beside this benchmark unless given).
     #[arg(long, default_value_os_t = beside_me())]
     shoal: PathBuf,
+    /// Let the ledger's commits wait for the disk (PostgreSQL's `synchronous_commit`). Off by
+    /// default on the throwaway database: both paths commit alike, and a slow disk's flush
+    /// (milliseconds on some VMs) would bury the sub-millisecond hop in its noise.
+    #[arg(long)]
+    durable: bool,
 }
 
 fn beside_me() -> PathBuf {
@@ -59,12 +64,16 @@ struct Db {
 }
 
 impl Db {
-    async fn create(server: &str) -> anyhow::Result<Db> {
+    async fn create(server: &str, durable: bool) -> anyhow::Result<Db> {
         let name = format!("shoal_bench_cluster_{}", std::process::id());
         let mut conn = sqlx::PgConnection::connect(server).await?;
         sqlx::query(&format!("CREATE DATABASE {name}"))
             .execute(&mut conn)
             .await?;
+        if !durable {
+            let sql = format!("ALTER DATABASE {name} SET synchronous_commit = off");
+            sqlx::query(&sql).execute(&mut conn).await?;
+        }
         let base = server.rsplit_once('/').map_or(server, |(b, _)| b);
         Ok(Db {
             url: format!("{base}/{name}"),
@@ -287,7 +296,7 @@ async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let args = <Args as clap::Parser>::parse();
-    let db = Db::create(&args.postgres).await?;
+    let db = Db::create(&args.postgres, args.durable).await?;
     let result = run(&args, &db).await;
     db.drop_db().await?;
     result

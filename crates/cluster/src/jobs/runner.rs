@@ -209,9 +209,11 @@ impl Link {
     async fn relay_back(&self, key: &(String, String), job: &mut Running) {
         let subject = self.subjects.events(&key.0, &key.1);
         let max_payload = self.client.server_info().max_payload;
-        // Checked however busy the job's stream is.
-        let mut check = tokio::time::interval(ORIGIN_CHECK);
-        check.tick().await;
+        // Checked however busy the job's stream is. The first check is one period away: an
+        // interval's immediate first tick still waits for the timer wheel's next millisecond,
+        // which the job's first event would wait behind.
+        let first = tokio::time::Instant::now() + ORIGIN_CHECK;
+        let mut check = tokio::time::interval_at(first, ORIGIN_CHECK);
         loop {
             let (messages, ends) = tokio::select! {
                 next = job.next(&key.1, max_payload) => next,
