@@ -114,6 +114,7 @@ def test_dashboard_flow(gateway, worker, tmp_path):
     assert seen["creditsAfter"] == seen["usage"]["creditsBefore"] == after_key["credits"]
     assert seen["confirmShown"] and "500" in seen["buy"]
     assert not seen["overflow"], "the usage page scrolls sideways at phone width"
+    assert seen["revokeInReach"], "Revoke must be in reach on the keys page at phone width"
 
     # An API-key request leaves the free credits alone.
     before = session_balance(gateway, cookie).json()

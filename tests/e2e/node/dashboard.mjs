@@ -87,8 +87,17 @@ async function playground(page) {
   await shot(page, "08-usage-phone");
   await page.goto(`${base}/dashboard/keys`);
   await shot(page, "09-keys-phone");
+  // Revoke is in reach at phone width: inside the viewport, with nothing scrolling sideways.
+  const revokeInReach = await page.evaluate(() => {
+    const b = document.querySelector("table.keys button.danger")?.getBoundingClientRect();
+    const wraps = [...document.querySelectorAll(".table-wrap")];
+    return !!b && b.width > 0 && b.right <= window.innerWidth
+      && wraps.every((w) => w.scrollWidth <= w.clientWidth)
+      && document.documentElement.scrollWidth <= window.innerWidth;
+  });
   const keyShown = keysHtml.includes(env.SHOAL_KEY || "\u0000");
-  return { prefix, lastUsed, keyShown, usage, answer, freeAfter, creditsAfter, confirmShown, buy, overflow };
+  return { prefix, lastUsed, keyShown, usage, answer, freeAfter, creditsAfter, confirmShown, buy, overflow,
+    revokeInReach };
 }
 
 // The images page renders one image on the free daily credits; the bar's value/max is
