@@ -1,5 +1,6 @@
 use std::time::Duration;
 
+use shoal_protocol::chat::ToolCallDelta;
 use shoal_protocol::swarm::{Dtype, FrameHeader, FrameKind, Resume};
 use shoal_protocol::worker::{FinishReason, JobUsage, ServedModel, WorkerKind};
 use tokio::sync::mpsc;
@@ -342,6 +343,26 @@ fn delta(text: &str) -> JobEvent {
     }
 }
 
+/// What the lost entry had said: a content, a reasoning and a tool call delta.
+fn said_so_far() -> Vec<JobEvent> {
+    let call: ToolCallDelta = serde_json::from_value(serde_json::json!({
+        "index": 0, "id": "call_x0", "type": "function",
+        "function": {"name": "weather", "arguments": "{}"}
+    }))
+    .unwrap();
+    let reasoning = JobEvent::Delta {
+        content: None,
+        reasoning: Some("r".into()),
+        tool_calls: None,
+    };
+    let tool = JobEvent::Delta {
+        content: None,
+        reasoning: None,
+        tool_calls: Some(vec![call]),
+    };
+    vec![delta("a"), reasoning, tool]
+}
+
 fn events(job: &mut Job) -> Vec<JobEvent> {
     std::iter::from_fn(|| job.events.try_recv().ok()).collect()
 }
@@ -382,8 +403,9 @@ fn an_entry_lost_after_output_is_taken_over_with_the_tokens_so_far() {
             .route(&pool, nodes[3].0, token(session, position, t))
             .unwrap();
     }
-    for text in ["a", "b"] {
-        pool.deliver(nodes[used].0, &job.id, delta(text));
+    // Content, reasoning and a tool call count alike.
+    for said in said_so_far() {
+        pool.deliver(nodes[used].0, &job.id, said);
     }
     assert!(!swarm.leave(&pool, nodes[used].0), "taken over at once");
     pool.unregister(nodes[used].0);
@@ -400,15 +422,11 @@ fn an_entry_lost_after_output_is_taken_over_with_the_tokens_so_far() {
     let last = drain(&mut nodes[3].1);
     assert_eq!(last[0], GatewayMessage::SpanClose { session });
     assert_eq!(opened(&last[1..]).1.map(|s| s.seed), Some(9));
-    assert_eq!(
-        events(&mut job),
-        [delta("a"), delta("b")],
-        "nothing of the loss"
-    );
+    assert_eq!(events(&mut job), said_so_far(), "nothing of the loss");
 
-    // The new entry says it all again; the client has the first two already.
-    for text in ["a", "b", "c"] {
-        pool.deliver(nodes[spare].0, &job.id, delta(text));
+    // The new entry says it all again; the client has the first three already.
+    for said in [&said_so_far()[..], &[delta("c")]].concat() {
+        pool.deliver(nodes[spare].0, &job.id, said);
     }
     let done = JobEvent::Done {
         finish_reason: FinishReason::Length,

@@ -11,7 +11,7 @@ use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::token::LlamaToken;
 use shoal_protocol::swarm::{FrameHeader, FrameKind, Resume};
-use shoal_protocol::worker::{ErrorCode, FinishReason, JobUsage};
+use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -290,6 +290,29 @@ fn resumed(resume: Option<Resume>, n_prompt: usize) -> Result<Vec<i32>, JobEnd> 
     }
 }
 
+/// Whether the job's output is parsed for tool calls, its rendered prompt, and the prompt's
+/// tokens (at least one, fewer than `n_ctx`).
+fn prepare(
+    text: &Text,
+    request: &JobRequest,
+    n_ctx: usize,
+) -> Result<(bool, String, Vec<i32>), JobEnd> {
+    let tools = match grammar::tool_mode(request) {
+        ToolMode::None => false,
+        ToolMode::Auto => text.template.supports_tools,
+        // Constrained sampling would have to run at the last span; not offered there.
+        ToolMode::Forced(_) => return Err(failed(ErrorCode::InvalidRequest, false)),
+    };
+    let Ok(prompt) = text.template.render(request, None) else {
+        return Err(failed(ErrorCode::TemplateError, false));
+    };
+    let tokens = text.tokenize(&prompt);
+    if tokens.is_empty() || tokens.len() >= n_ctx {
+        return Err(failed(ErrorCode::ContextLengthExceeded, false));
+    }
+    Ok((tools, prompt, tokens))
+}
+
 async fn run_session(
     node: &Arc<Node>,
     text: &Text,
@@ -300,20 +323,11 @@ async fn run_session(
     cancel: CancellationToken,
 ) -> JobEnd {
     let request = &job.request;
-    let tools = match grammar::tool_mode(request) {
-        ToolMode::None => false,
-        ToolMode::Auto => text.template.supports_tools,
-        // Constrained sampling would have to run at the last span; not offered there.
-        ToolMode::Forced(_) => return failed(ErrorCode::InvalidRequest, false),
-    };
-    let Ok(prompt) = text.template.render(request, None) else {
-        return failed(ErrorCode::TemplateError, false);
-    };
-    let tokens = text.tokenize(&prompt);
     let n_ctx = node.n_ctx as usize;
-    if tokens.is_empty() || tokens.len() >= n_ctx {
-        return failed(ErrorCode::ContextLengthExceeded, false);
-    }
+    let (tools, prompt, tokens) = match prepare(text, request, n_ctx) {
+        Ok(prepared) => prepared,
+        Err(end) => return end,
+    };
     let n_prompt = tokens.len();
     let taken_over = match resumed(resume, n_prompt) {
         Ok(t) => t,
