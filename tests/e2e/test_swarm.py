@@ -177,18 +177,20 @@ def test_losing_the_only_node_of_a_span_closes_the_ring(ring, client):
 HEARTBEAT_MS = 500
 
 
-@pytest.fixture
-def twin_ring(shoal_bin, tmp_path, log_dir, model6):
-    """A gateway (heartbeats every 500 ms) and four span nodes: the last span twice."""
+def span_ring(shoal_bin, tmp_path, log_dir, model6, ranges):
+    """A gateway (heartbeats every 500 ms) and one span node per range, all idle in the ring."""
     _, spans = model6
     gw = Gateway(shoal_bin, tmp_path / "gateway", log_dir,
                  config_toml=f"worker_heartbeat_ms = {HEARTBEAT_MS}\n")
-    nodes = [SpanWorker(shoal_bin, gw, spans[r], log_dir) for r in [(0, 2), (2, 4), (4, 6), (4, 6)]]
+    nodes = [SpanWorker(shoal_bin, gw, spans[r], log_dir) for r in ranges]
     for w in nodes:
         wait_for(w.joined, START_TIMEOUT_S, f"{w.proc.name} ready")
-    wait_for(lambda: swarm_status(gw)[1].count("sessions 0/2") == 4, START_TIMEOUT_S,
-             "four span nodes in the ring")
-    yield gw, nodes
+    wait_for(lambda: swarm_status(gw)[1].count("sessions 0/2") == len(ranges), START_TIMEOUT_S,
+             f"{len(ranges)} span nodes in the ring")
+    return gw, nodes
+
+
+def stop_ring(gw, nodes):
     for w in nodes:
         if w.proc.alive():
             w.proc.popen.send_signal(signal.SIGCONT)
@@ -196,46 +198,58 @@ def twin_ring(shoal_bin, tmp_path, log_dir, model6):
     gw.stop()
 
 
-@pytest.mark.parametrize("loss", ["killed", "silent"])
-def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_ring, loss):
-    """`killed`: SIGKILL, the socket closes at once. `silent`: SIGSTOP, the socket stays open
-    and the gateway drops the node after three missed heartbeats."""
-    gw, nodes = twin_ring
-    twins = {w.worker_id(): w for w in nodes[2:]}
-    assert None not in twins and len(twins) == 2, "each twin logs its worker id"
+@pytest.fixture
+def twin_ring(shoal_bin, tmp_path, log_dir, model6):
+    """Four span nodes: the last span twice."""
+    gw, nodes = span_ring(shoal_bin, tmp_path, log_dir, model6, [(0, 2), (2, 4), (4, 6), (4, 6)])
+    yield gw, nodes
+    stop_ring(gw, nodes)
+
+
+@pytest.fixture
+def twin_entry_ring(shoal_bin, tmp_path, log_dir, model6):
+    """Four span nodes: the first span (the entry) twice."""
+    gw, nodes = span_ring(shoal_bin, tmp_path, log_dir, model6, [(0, 2), (0, 2), (2, 4), (4, 6)])
+    yield gw, nodes
+    stop_ring(gw, nodes)
+
+
+def seeded_stream(gw, client, twins: dict, loss: str, kill_after: int | None):
+    """A seeded, sampled stream: the last span draws per position from the seed, so a
+    replacement draws what the lost node would have. With `kill_after`, the twin in use is lost
+    (`killed`: SIGKILL; `silent`: SIGSTOP) once that many deltas arrived. Its text, deltas,
+    usage, finish reason and the twin lost."""
+    stream = client.chat.completions.create(
+        model=SWARM, messages=[{"role": "user", "content": "a long story, please"}],
+        temperature=1.0, seed=2, max_tokens=300, stream=True,
+        stream_options={"include_usage": True})
+    text, deltas, killed, usage, finish = [], 0, None, None, None
+    for chunk in stream:
+        usage = chunk.usage or usage
+        if not chunk.choices:
+            continue
+        finish = chunk.choices[0].finish_reason or finish
+        if chunk.choices[0].delta.content:
+            text.append(chunk.choices[0].delta.content)
+            deltas += 1
+        if kill_after is not None and killed is None and deltas >= kill_after:
+            busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
+            assert len(busy) == 1, f"one twin runs the session: {busy}"
+            killed = twins[busy.pop()]
+            if loss == "killed":
+                killed.proc.kill()
+            else:
+                killed.proc.popen.send_signal(signal.SIGSTOP)
+    return "".join(text), deltas, usage, finish, killed
+
+
+def lost_unnoticed(gw, twins: dict, loss: str):
+    """The stream with the twin in use lost after 5 deltas equals the one without a loss."""
     client = gw.client(gw.new_account(credits=100_000).key, timeout=120)
-
-    def run(kill_after: int | None):
-        """A seeded, sampled stream: the last span draws per position from the seed, so a
-        replacement draws what the lost node would have. With `kill_after`, the twin in use is
-        killed (SIGKILL) once that many deltas arrived."""
-        stream = client.chat.completions.create(
-            model=SWARM, messages=[{"role": "user", "content": "a long story, please"}],
-            temperature=1.0, seed=2, max_tokens=300, stream=True,
-            stream_options={"include_usage": True})
-        text, deltas, killed, usage, finish = [], 0, None, None, None
-        for chunk in stream:
-            usage = chunk.usage or usage
-            if not chunk.choices:
-                continue
-            finish = chunk.choices[0].finish_reason or finish
-            if chunk.choices[0].delta.content:
-                text.append(chunk.choices[0].delta.content)
-                deltas += 1
-            if kill_after is not None and killed is None and deltas >= kill_after:
-                busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
-                assert len(busy) == 1, f"one twin runs the session: {busy}"
-                killed = twins[busy.pop()]
-                if loss == "killed":
-                    killed.proc.kill()
-                else:
-                    killed.proc.popen.send_signal(signal.SIGSTOP)
-        return "".join(text), deltas, usage, finish, killed
-
-    whole, deltas, usage, finish, _ = run(None)
+    whole, deltas, usage, finish, _ = seeded_stream(gw, client, twins, loss, None)
     assert deltas >= 40, f"the reference stream is too short to cut into ({deltas} deltas)"
     assert metric(gw, "shoal_swarm_sessions_rerouted_total") == 0
-    text, _, usage2, finish2, killed = run(5)
+    text, _, usage2, finish2, killed = seeded_stream(gw, client, twins, loss, 5)
     assert killed is not None, "the stream ended before the kill"
     assert loss == "silent" or not killed.proc.alive()
     assert text == whole, "the repaired stream must go on where it was, repeating nothing"
@@ -247,14 +261,42 @@ def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_rin
     assert gw.available(SWARM)
 
 
-def test_no_cover_within_the_deadline_ends_the_stream_with_an_error_billed_as_delivered(twin_ring):
-    """Both nodes of the last span go: the session waits 10 s (the repair deadline) for a span
-    to join, none does, and the stream ends with an error event; only the delivered tokens are
-    billed."""
+@pytest.mark.parametrize("loss", ["killed", "silent"])
+def test_a_node_lost_mid_stream_is_replaced_without_the_client_noticing(twin_ring, loss):
+    """`killed`: SIGKILL, the socket closes at once. `silent`: SIGSTOP, the socket stays open
+    and the gateway drops the node after three missed heartbeats."""
     gw, nodes = twin_ring
-    account = gw.new_account(credits=1000)
     twins = {w.worker_id(): w for w in nodes[2:]}
-    spare = nodes[3]
+    assert None not in twins and len(twins) == 2, "each twin logs its worker id"
+    lost_unnoticed(gw, twins, loss)
+    assert metric(gw, "shoal_swarm_sessions_resumed_total") == 0
+
+
+@pytest.mark.parametrize("loss", ["killed", "silent"])
+def test_the_entry_lost_mid_stream_is_taken_over_without_the_client_noticing(twin_entry_ring, loss):
+    """The entry (layer 0) in use is lost after 5 deltas: the other entry takes the job over
+    from the tokens sampled so far, the text goes on where it was, and usage is the whole
+    job's."""
+    gw, nodes = twin_entry_ring
+    twins = {w.worker_id(): w for w in nodes[:2]}
+    assert None not in twins and len(twins) == 2, "each entry logs its worker id"
+    lost_unnoticed(gw, twins, loss)
+    assert metric(gw, "shoal_swarm_sessions_resumed_total") == 1
+
+
+@pytest.mark.parametrize("doubled", ["last", "entry"])
+def test_no_cover_within_the_deadline_ends_the_stream_with_an_error_billed_as_delivered(request, doubled):
+    """Both nodes of the last span (or of the entry's) go: the session waits 10 s (the repair
+    deadline) for a span to join, none does, and the stream ends with an error event; only the
+    delivered tokens are billed."""
+    if doubled == "last":
+        gw, nodes = request.getfixturevalue("twin_ring")
+        used, spare = nodes[2], nodes[3]
+    else:
+        gw, nodes = request.getfixturevalue("twin_entry_ring")
+        used, spare = nodes[0], nodes[1]
+    account = gw.new_account(credits=1000)
+    twins = {w.worker_id(): w for w in (used, spare)}
     spare.proc.kill()
     wait_for(lambda: swarm_status(gw)[1].count("sessions 0/2") == 3, 10, "the spare to leave")
     body = {"model": SWARM, "messages": [{"role": "user", "content": "a long story, please"}],
@@ -271,8 +313,8 @@ def test_no_cover_within_the_deadline_ends_the_stream_with_an_error_billed_as_de
                 (errors if "error" in event else chunks).append(event)
                 if killed_at is None and len(chunks) >= 5:
                     busy = busy_nodes(swarm_status(gw)[1]) & set(twins)
-                    assert busy == {nodes[2].worker_id()}, busy
-                    nodes[2].proc.kill()
+                    assert busy == {used.worker_id()}, busy
+                    used.proc.kill()
                     killed_at = time.monotonic()
     waited = time.monotonic() - killed_at
     assert errors, "the stream must end with an error event"

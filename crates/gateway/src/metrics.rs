@@ -207,6 +207,12 @@ impl Metrics {
             m.rerouted.clone(),
         );
         r.register(
+            "swarm_sessions_resumed",
+            "Swarm sessions that lost their entry mid-generation and went on from another entry \
+             (also counted as rerouted)",
+            m.resumed.clone(),
+        );
+        r.register(
             "swarm_covered",
             "Per swarm model (fingerprint): 1 while live spans cover its layers",
             m.covered.clone(),

@@ -65,7 +65,7 @@ pub enum ImageEvent {
 
 /// Where a running job's events go: chat and image jobs hear different events.
 enum Sink {
-    Chat(mpsc::UnboundedSender<JobEvent>),
+    Chat(ChatSink),
     Image(mpsc::UnboundedSender<ImageEvent>),
 }
 
@@ -73,9 +73,60 @@ impl Sink {
     fn lost(self) {
         let (code, retryable) = (ErrorCode::WorkerLost, true);
         match self {
-            Sink::Chat(tx) => drop(tx.send(JobEvent::Failed { code, retryable })),
+            Sink::Chat(mut chat) => chat.send(JobEvent::Failed { code, retryable }),
             Sink::Image(tx) => drop(tx.send(ImageEvent::Failed { code, retryable })),
         }
+    }
+}
+
+/// A chat job's events, counted.
+struct ChatSink {
+    tx: mpsc::UnboundedSender<JobEvent>,
+    /// Deltas handed to the job's request.
+    delivered: u64,
+    /// Deltas still to drop: a job taken over by another worker ([`Pool::attach`]) is said
+    /// again from its start, and its request already has this many of them.
+    skip: u64,
+}
+
+impl ChatSink {
+    fn new(tx: mpsc::UnboundedSender<JobEvent>) -> Self {
+        ChatSink {
+            tx,
+            delivered: 0,
+            skip: 0,
+        }
+    }
+
+    fn send(&mut self, event: JobEvent) {
+        if let JobEvent::Delta { .. } = event {
+            if self.skip > 0 {
+                self.skip -= 1;
+                return;
+            }
+            self.delivered += 1;
+        }
+        let _ = self.tx.send(event);
+    }
+}
+
+/// A chat job taken off a worker that is leaving, not ended: its request still waits for its
+/// events, and another worker may take it over ([`Pool::attach`]). A swarm job whose entry
+/// was lost mid-generation is one.
+pub struct Detached {
+    job_id: String,
+    sink: ChatSink,
+}
+
+impl Detached {
+    /// Whether the job's request has ended meanwhile (its client left): nobody waits for it.
+    pub fn abandoned(&self) -> bool {
+        self.sink.tx.is_closed()
+    }
+
+    /// Deltas the job's request has had.
+    pub fn delivered(&self) -> u64 {
+        self.sink.delivered
     }
 }
 
@@ -444,7 +495,7 @@ impl Pool {
             worker_id,
             &job_id,
             message,
-            Sink::Chat(tx),
+            Sink::Chat(ChatSink::new(tx)),
             exclude,
         )?;
         Ok(Job {
@@ -504,30 +555,69 @@ impl Pool {
         request: &JobRequest,
         prelude: impl FnOnce(&str) -> GatewayMessage,
     ) -> Result<Job, DispatchError> {
-        let mut state = self.lock();
-        let worker = state.workers.get(&id).ok_or(DispatchError::NoWorker)?;
-        if !worker.serves(model) {
-            return Err(DispatchError::NoWorker);
-        }
-        if !worker.free() {
-            return Err(DispatchError::Busy);
-        }
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
-        if worker.outbox.send(prelude(&job_id)).is_err() {
-            return Err(DispatchError::Busy);
-        }
         let (tx, rx) = mpsc::unbounded_channel();
-        let message = GatewayMessage::Job {
-            job_id: job_id.clone(),
-            model: model.to_owned(),
-            request: request.clone(),
-        };
-        self.place(&mut state, id, &job_id, message, Sink::Chat(tx), &[])?;
+        let handed = hand_to(
+            &mut self.lock(),
+            id,
+            (model, request, &job_id),
+            prelude(&job_id),
+            ChatSink::new(tx),
+        );
+        handed.map_err(|(e, _)| e)?;
+        self.counters.dispatched.inc();
         Ok(Job {
             id: job_id,
             worker: id,
             events: rx,
         })
+    }
+
+    /// Takes chat job `job_id` off worker `from` (which is leaving) without ending it: its
+    /// request goes on waiting for events. `None` when `from` does not run it.
+    pub fn detach(&self, from: WorkerId, job_id: &str) -> Option<Detached> {
+        let mut state = self.lock();
+        if state.job_owner.get(job_id) != Some(&from) {
+            return None;
+        }
+        let jobs = &mut state.workers.get_mut(&from)?.jobs;
+        if !matches!(jobs.get(job_id), Some(Sink::Chat(_))) {
+            return None;
+        }
+        let Some(Sink::Chat(sink)) = jobs.remove(job_id) else {
+            unreachable!("a chat job's sink was just seen");
+        };
+        state.job_owner.remove(job_id);
+        Some(Detached {
+            job_id: job_id.to_owned(),
+            sink,
+        })
+    }
+
+    /// Gives a detached job to worker `to` under its own id, `prelude` just before it on the
+    /// same socket (as [`Pool::dispatch_to`]). The request hears nothing of the move: the
+    /// deltas it already has are dropped when `to` says them again. The job back when `to`
+    /// is gone, busy or does not serve `model`.
+    pub fn attach(
+        &self,
+        to: WorkerId,
+        (model, request): (&str, &JobRequest),
+        prelude: GatewayMessage,
+        detached: Detached,
+    ) -> Result<(), Detached> {
+        let Detached { job_id, mut sink } = detached;
+        sink.skip = sink.delivered;
+        let job = (model, request, job_id.as_str());
+        match hand_to(&mut self.lock(), to, job, prelude, sink) {
+            Ok(()) => Ok(()),
+            Err((_, sink)) => Err(Detached { job_id, sink }),
+        }
+    }
+
+    /// Ends a detached job as a lost worker's: its request hears `worker_lost`.
+    pub fn fail_detached(&self, detached: Detached) {
+        self.counters.freed(FreedBy::WorkerLost, 1);
+        Sink::Chat(detached.sink).lost();
     }
 
     /// Sends a message to one worker (swarm sessions and frames); false when it is gone.
@@ -577,7 +667,7 @@ impl Pool {
             JobEvent::Delta { .. } => None,
         };
         self.route(from, job_id, ends, |sink| match sink {
-            Sink::Chat(tx) => drop(tx.send(event)),
+            Sink::Chat(chat) => chat.send(event),
             Sink::Image(_) => {}
         });
     }
@@ -597,7 +687,13 @@ impl Pool {
 
     /// Hands an event of worker `from` to its job's sink, ending the job when `ends` says
     /// what ended it.
-    fn route(&self, from: WorkerId, job_id: &str, ends: Option<FreedBy>, send: impl FnOnce(&Sink)) {
+    fn route(
+        &self,
+        from: WorkerId,
+        job_id: &str,
+        ends: Option<FreedBy>,
+        send: impl FnOnce(&mut Sink),
+    ) {
         let mut state = self.lock();
         if state.job_owner.get(job_id) != Some(&from) {
             return;
@@ -606,7 +702,7 @@ impl Pool {
             return;
         };
         let Some(by) = ends else {
-            if let Some(sink) = worker.jobs.get(job_id) {
+            if let Some(sink) = worker.jobs.get_mut(job_id) {
                 send(sink);
             }
             return;
@@ -615,9 +711,9 @@ impl Pool {
         state.job_owner.remove(job_id);
         forget_if_retired(&mut state, from);
         drop(state);
-        if let Some(sink) = &sink {
+        if let Some(mut sink) = sink {
             self.counters.freed(by, 1);
-            send(sink);
+            send(&mut sink);
         }
         self.slot_freed.notify_waiters();
     }
@@ -649,6 +745,36 @@ impl Pool {
             self.slot_freed.notify_waiters();
         }
     }
+}
+
+/// Sends chat job `(model, request, job_id)` to worker `id` alone, `prelude` just before it,
+/// and records it as running there (not counted: the callers count what it is). The sink back
+/// when the worker is gone, busy or does not serve the model.
+fn hand_to(
+    state: &mut State,
+    id: WorkerId,
+    (model, request, job_id): (&str, &JobRequest, &str),
+    prelude: GatewayMessage,
+    sink: ChatSink,
+) -> Result<(), (DispatchError, ChatSink)> {
+    let Some(worker) = state.workers.get_mut(&id).filter(|w| w.serves(model)) else {
+        return Err((DispatchError::NoWorker, sink));
+    };
+    if !worker.free() {
+        return Err((DispatchError::Busy, sink));
+    }
+    let job = GatewayMessage::Job {
+        job_id: job_id.to_owned(),
+        model: model.to_owned(),
+        request: request.clone(),
+    };
+    // The socket task is gone when these fail; its unregister is on the way.
+    if worker.outbox.send(prelude).is_err() || worker.outbox.send(job).is_err() {
+        return Err((DispatchError::Busy, sink));
+    }
+    worker.jobs.insert(job_id.to_owned(), Sink::Chat(sink));
+    state.job_owner.insert(job_id.to_owned(), id);
+    Ok(())
 }
 
 /// Holds a place among the requests waiting for a slot, given back when dropped.

@@ -284,7 +284,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
                     },
                 );
                 if kind == WorkerKind::Swarm {
-                    state.swarm.job_ended(&state.pool, &job_id);
+                    state.swarm.job_ended(&state.pool, worker_id, &job_id);
                 }
             }
             WorkerMessage::Error {
@@ -296,7 +296,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
                     .pool
                     .deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
                 if kind == WorkerKind::Swarm {
-                    state.swarm.job_ended(&state.pool, &job_id);
+                    state.swarm.job_ended(&state.pool, worker_id, &job_id);
                 }
             }
         }

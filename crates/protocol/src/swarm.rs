@@ -71,6 +71,30 @@ pub struct Sampling {
     pub seed: u64,
 }
 
+/// What a new entry is given when a running session lost its entry after the client had
+/// output: the tokens the last span sampled, as the gateway relayed them to the lost entry. The
+/// new entry renders and tokenizes the job's prompt as the lost one did, then feeds these tokens
+/// (those at its prompt's length and after) through the chain and its text side before it
+/// samples anything new. Token ids only: no text, no identity; the gateway holds them in memory
+/// for the session's life.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    /// The position of `tokens[0]`. At most the prompt's length: the end of an earlier prompt
+    /// chunk may come first (its token is not a generated one, and the entry skips it).
+    pub from: u32,
+    /// Token ids for positions `from, from + 1, …`, contiguous.
+    pub tokens: Vec<u32>,
+}
+
+impl Resume {
+    /// The generated tokens of a prompt of `n_prompt` tokens: those at positions `n_prompt..`.
+    /// `None` when the first of them is missing (`from` past the prompt's end).
+    pub fn generated(&self, n_prompt: usize) -> Option<&[u32]> {
+        let skip = n_prompt.checked_sub(self.from as usize)?;
+        Some(self.tokens.get(skip..).unwrap_or_default())
+    }
+}
+
 /// What a frame carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -156,6 +180,29 @@ impl FrameHeader {
         out
     }
 
+    /// A token frame: the token id sampled for `position`, from the last span to the entry.
+    pub fn token_frame(session: u64, position: u32, token: u32) -> Vec<u8> {
+        let header = FrameHeader {
+            kind: FrameKind::Token,
+            dtype: Dtype::U32,
+            session,
+            position,
+            tokens: 1,
+            width: 1,
+        };
+        header.encode(&token.to_le_bytes())
+    }
+
+    /// The token id a token frame carries (`None`: not a frame of one token id).
+    pub fn token(&self, payload: &[u8]) -> Option<u32> {
+        let one = self.kind == FrameKind::Token
+            && self.dtype == Dtype::U32
+            && self.tokens == 1
+            && self.width == 1;
+        let bytes: [u8; 4] = payload.try_into().ok().filter(|_| one)?;
+        Some(u32::from_le_bytes(bytes))
+    }
+
     /// Splits a frame into its header and payload, checking the payload's length.
     pub fn decode(frame: &[u8]) -> Result<(FrameHeader, &[u8]), FrameError> {
         if frame.len() < HEADER_LEN {
@@ -219,6 +266,17 @@ mod tests {
     }
 
     #[test]
+    fn a_token_frame_carries_one_token_id() {
+        let frame = FrameHeader::token_frame(9, 300, 0xdead_beef);
+        let (h, p) = FrameHeader::decode(&frame).unwrap();
+        assert_eq!((h.kind, h.session, h.position), (FrameKind::Token, 9, 300));
+        assert_eq!(h.token(p), Some(0xdead_beef));
+        let two = FrameHeader { tokens: 2, ..h };
+        assert_eq!(two.token(&[0; 8]), None);
+        assert_eq!(header().token(&[0; 24]), None, "hidden states are no token");
+    }
+
+    #[test]
     fn bad_frames_are_refused() {
         let good = header().encode(&[0; 24]);
         assert_eq!(FrameHeader::decode(&good[..10]), Err(FrameError::Short));
@@ -241,6 +299,23 @@ mod tests {
         assert_eq!(
             FrameHeader::decode(&huge.encode(&[])),
             Err(FrameError::Length)
+        );
+    }
+
+    #[test]
+    fn a_resume_gives_the_tokens_from_the_prompts_end() {
+        let resume = Resume {
+            from: 256,
+            tokens: vec![7, 8, 9],
+        };
+        assert_eq!(resume.generated(256), Some(&[7, 8, 9][..]));
+        assert_eq!(resume.generated(257), Some(&[8, 9][..]));
+        assert_eq!(resume.generated(259), Some(&[][..]));
+        assert_eq!(resume.generated(300), Some(&[][..]));
+        assert_eq!(
+            resume.generated(255),
+            None,
+            "the first generated token is missing"
         );
     }
 

@@ -199,13 +199,17 @@ pub enum GatewayMessage {
         params: PromptParams,
     },
     /// A swarm session begins on this span node. The entry of the chain gets the job id of
-    /// the `job` that follows; the last span gets the sampling parameters.
+    /// the `job` that follows; the last span gets the sampling parameters. An entry that takes
+    /// over a job whose entry was lost mid-generation also gets `resume`: the tokens sampled so
+    /// far, to feed before it samples anything new.
     SpanOpen {
         session: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         job_id: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sampling: Option<crate::swarm::Sampling>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume: Option<crate::swarm::Resume>,
     },
     /// A swarm session ended: its KV cells can go.
     SpanClose {

@@ -154,11 +154,13 @@ impl JobOutput {
 /// A swarm message from the gateway to a span node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SwarmMessage {
-    /// A session opens on this node; the entry learns its job, the last span its sampling.
+    /// A session opens on this node; the entry learns its job, the last span its sampling,
+    /// and an entry taking over a job from a lost one the tokens sampled so far.
     Open {
         session: u64,
         job_id: Option<String>,
         sampling: Option<shoal_protocol::swarm::Sampling>,
+        resume: Option<shoal_protocol::swarm::Resume>,
     },
     Close {
         session: u64,

@@ -349,11 +349,13 @@ impl Session<'_> {
                 session,
                 job_id,
                 sampling,
+                resume,
             } => {
                 let open = SwarmMessage::Open {
                     session,
                     job_id,
                     sampling,
+                    resume,
                 };
                 self.backend.on_swarm(open, &self.outbox);
             }

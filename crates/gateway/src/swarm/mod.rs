@@ -6,15 +6,18 @@
 //! opens a session on every node of it (`span_open`), sends the job to the chain's entry, and
 //! relays the binary frames between the nodes: hidden states forward, sampled tokens from the
 //! last span back to the entry. The gateway holds no hidden state; frames pass through memory.
+//! Of each session it keeps the job and the token ids sampled so far ([`sampled`]), so that
+//! another entry can take the job over when the entry is lost mid-generation.
 //!
 //! Hooks elsewhere are single calls: `worker_ws` (span announcements, frames, job ends, leaving
 //! nodes), `relay` ([`dispatch`]) and `api` ([`available`]).
 
 pub mod ring;
+mod sampled;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -24,9 +27,10 @@ use prometheus_client::metrics::gauge::Gauge;
 use shoal_protocol::swarm::{FrameHeader, FrameKind, Sampling, SpanInfo};
 use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest, ServedModel};
 
-use crate::pool::{DispatchError, Job, JobEvent, Pool, WorkerId};
+use crate::pool::{Detached, DispatchError, Job, JobEvent, Pool, WorkerId};
 use crate::AppState;
 pub use ring::{Coverage, Ring};
+use sampled::Sampled;
 
 /// The catalog id the ring serves.
 pub const MODEL: &str = "service-swarm";
@@ -44,16 +48,24 @@ pub const STEP_DEADLINE: Duration = Duration::from_secs(30);
 struct Session {
     chain: Vec<WorkerId>,
     job_id: String,
+    /// The job as its entry got it, and the model's fingerprint: for another entry, should
+    /// this one be lost.
+    request: Arc<JobRequest>,
+    fingerprint: String,
     /// Kept for the last span of a repaired chain.
     sampling: Sampling,
+    /// The tokens relayed to the entry so far.
+    sampled: Sampled,
     /// The node after the entry that was last handed a frame and has not answered yet.
     pending: Option<(WorkerId, Instant)>,
 }
 
-/// A session whose chain lost a node and found no other yet; its entry keeps the job.
+/// A session whose chain lost a node and found no other yet. Its entry keeps the job, or,
+/// when the entry itself was lost, the job waits here for a new chain (`orphan`).
 struct Waiting {
     session: Session,
     until: Instant,
+    orphan: Option<Detached>,
 }
 
 #[derive(Default)]
@@ -102,6 +114,8 @@ pub struct SwarmMetrics {
     pub broken: Counter,
     /// Broken sessions that went on through another chain.
     pub rerouted: Counter,
+    /// Of those, sessions that lost their entry and went on from another one.
+    pub resumed: Counter,
     pub frames: Counter,
     pub frame_bytes: Counter,
     /// Per model: 1 while covered.
@@ -149,9 +163,10 @@ impl Swarm {
 
     /// A node left: its sessions are broken. One whose entry is still live waits for another
     /// chain from that entry ([`Swarm::repair`], at once when the ring has one), and the other
-    /// nodes of the old chain close it. A session whose entry left ends with the entry's job
-    /// (the pool fails it; before its first token it is tried again). True when sessions
-    /// wait: the caller runs [`Swarm::expire`] after [`REPAIR_DEADLINE`].
+    /// nodes of the old chain close it. One whose entry left waits for a whole new chain when
+    /// its client already has output ([`orphan`]); without output, its job fails and is
+    /// tried again as a new one. True when sessions wait: the caller runs [`Swarm::expire`]
+    /// after [`REPAIR_DEADLINE`].
     pub fn leave(&self, pool: &Pool, worker: WorkerId) -> bool {
         let mut inner = self.lock();
         if !inner.ring.leave(worker) {
@@ -174,53 +189,114 @@ impl Swarm {
                 pool.send_to(*w, GatewayMessage::SpanClose { session: id });
             }
             if s.chain[0] == worker {
-                inner.by_job.remove(&s.job_id);
+                orphan(pool, &mut inner, id, s, until);
             } else {
-                inner.waiting.insert(id, Waiting { session: s, until });
+                let waiting = Waiting {
+                    session: s,
+                    until,
+                    orphan: None,
+                };
+                inner.waiting.insert(id, waiting);
             }
         }
-        let gone: Vec<String> = inner
-            .waiting
-            .values()
-            .filter(|w| w.session.chain[0] == worker)
-            .map(|w| w.session.job_id.clone())
+        let entry_gone: Vec<u64> = (inner.waiting.iter())
+            .filter(|(_, w)| w.orphan.is_none() && w.session.chain[0] == worker)
+            .map(|(id, _)| *id)
             .collect();
-        inner.waiting.retain(|_, w| w.session.chain[0] != worker);
-        for job_id in &gone {
-            inner.by_job.remove(job_id);
+        for id in entry_gone {
+            if let Some(w) = inner.waiting.remove(&id) {
+                orphan(pool, &mut inner, id, w.session, w.until);
+            }
         }
         self.repair(pool, &mut inner);
         self.observe(&inner.ring);
         !inner.waiting.is_empty()
     }
 
-    /// Moves each waiting session whose entry has a chain again onto it: the new chain's
-    /// other nodes open a new session, and the entry is told to replay into it.
+    /// Moves each waiting session that has a chain again onto it: a session whose entry lives
+    /// onto a chain from that entry, which replays into it; an orphan onto any chain of its
+    /// model, whose entry takes the job over.
     fn repair(&self, pool: &Pool, inner: &mut Inner) {
         let ids: Vec<u64> = inner.waiting.keys().copied().collect();
         for id in ids {
-            let entry = inner.waiting[&id].session.chain[0];
-            let Some(chain) = inner.ring.chain_from(entry) else {
-                continue;
+            let w = &inner.waiting[&id];
+            let orphan = w.orphan.is_some();
+            let chain = match orphan {
+                false => inner.ring.chain_from(w.session.chain[0]),
+                true => inner.ring.chain_for(&w.session.fingerprint),
             };
-            let Some(w) = inner.waiting.remove(&id) else {
-                continue;
-            };
-            let to = self.new_session();
-            // Queued before the entry's replayed frames can be relayed (`route` waits for
-            // the lock held here).
-            open_rest(pool, &chain, to, w.session.sampling);
-            pool.send_to(entry, GatewayMessage::SpanReplay { session: id, to });
-            inner.ring.occupy(&chain[1..], 1);
-            inner.by_job.insert(w.session.job_id.clone(), to);
-            let session = Session {
-                chain,
-                pending: None,
-                ..w.session
-            };
-            inner.sessions.insert(to, session);
-            self.metrics.rerouted.inc();
+            match chain {
+                Some(chain) if orphan => self.take_over(pool, inner, id, chain),
+                Some(chain) => self.replay(pool, inner, id, chain),
+                None => {}
+            }
         }
+    }
+
+    /// Waiting session `id` goes on through `chain` from its own entry, which replays into it.
+    fn replay(&self, pool: &Pool, inner: &mut Inner, id: u64, chain: Vec<WorkerId>) {
+        let Some(w) = inner.waiting.remove(&id) else {
+            return;
+        };
+        let entry = chain[0];
+        let to = self.new_session();
+        // Queued before the entry's replayed frames can be relayed (`route` waits for the
+        // lock held here).
+        open_rest(pool, &chain, to, w.session.sampling);
+        pool.send_to(entry, GatewayMessage::SpanReplay { session: id, to });
+        inner.ring.occupy(&chain[1..], 1);
+        self.resume_as(inner, to, w.session, chain);
+    }
+
+    /// Orphan `id`'s job goes to `chain`'s entry under its own id, with the tokens sampled so
+    /// far ([`Resume`](shoal_protocol::swarm::Resume)): the entry renders the same prompt,
+    /// feeds those tokens through the chain and its text side, and goes on; the pool drops
+    /// the deltas the client already has. It stays an orphan when the entry cannot take it.
+    fn take_over(&self, pool: &Pool, inner: &mut Inner, id: u64, chain: Vec<WorkerId>) {
+        let Some(w) = inner.waiting.get_mut(&id) else {
+            return;
+        };
+        let Some(job) = w.orphan.take() else {
+            return;
+        };
+        if job.abandoned() {
+            let job_id = w.session.job_id.clone();
+            inner.waiting.remove(&id);
+            inner.by_job.remove(&job_id);
+            pool.fail_detached(job);
+            return;
+        }
+        let to = self.new_session();
+        let open = GatewayMessage::SpanOpen {
+            session: to,
+            job_id: Some(w.session.job_id.clone()),
+            sampling: (chain.len() == 1).then_some(w.session.sampling),
+            resume: Some(w.session.sampled.resume()),
+        };
+        if let Err(job) = pool.attach(chain[0], (MODEL, &w.session.request), open, job) {
+            w.orphan = Some(job);
+            return;
+        }
+        let Some(w) = inner.waiting.remove(&id) else {
+            return;
+        };
+        // Still under the lock, which `route` takes: queued before any frame of the session.
+        open_rest(pool, &chain, to, w.session.sampling);
+        inner.ring.occupy(&chain, 1);
+        self.resume_as(inner, to, w.session, chain);
+        self.metrics.resumed.inc();
+    }
+
+    /// A broken session goes on as session `to` through `chain`.
+    fn resume_as(&self, inner: &mut Inner, to: u64, session: Session, chain: Vec<WorkerId>) {
+        inner.by_job.insert(session.job_id.clone(), to);
+        let session = Session {
+            chain,
+            pending: None,
+            ..session
+        };
+        inner.sessions.insert(to, session);
+        self.metrics.rerouted.inc();
     }
 
     /// Fails the jobs of sessions that waited past their deadline: the entry is told to stop
@@ -244,6 +320,10 @@ impl Swarm {
             };
             let (entry, job_id) = (w.session.chain[0], w.session.job_id);
             inner.by_job.remove(&job_id);
+            if let Some(job) = w.orphan {
+                pool.fail_detached(job);
+                continue;
+            }
             inner.ring.occupy(&[entry], -1);
             pool.send_to(
                 entry,
@@ -358,6 +438,8 @@ impl Swarm {
             .chain(exclude)
             .or_else(|| inner.ring.chain(&[]))
             .ok_or(DispatchError::Busy)?;
+        let fingerprint = (inner.ring.span(chain[0]).map(|s| s.fingerprint.clone()))
+            .ok_or(DispatchError::NoWorker)?;
         let session = self.new_session();
         let sampling = Sampling {
             temperature: request.temperature.unwrap_or(1.0) as f32,
@@ -371,6 +453,7 @@ impl Swarm {
                 session,
                 job_id: Some(job_id.to_owned()),
                 sampling: entry_sampling,
+                resume: None,
             }
         })?;
         // Still under the lock, which `route` takes: these are queued before any frame of the
@@ -384,7 +467,10 @@ impl Swarm {
             Session {
                 chain,
                 job_id,
+                request: Arc::new(request.clone()),
+                fingerprint,
                 sampling,
+                sampled: Sampled::default(),
                 pending: None,
             },
         );
@@ -396,7 +482,7 @@ impl Swarm {
     /// Relays a frame from node `from` to the next node of its session's chain (a token frame
     /// from the last node to the entry). `Err`: the node broke the protocol.
     pub fn route(&self, pool: &Pool, from: WorkerId, frame: Vec<u8>) -> Result<(), &'static str> {
-        let (header, _) =
+        let (header, payload) =
             FrameHeader::decode(&frame).map_err(|_| "protocol error (malformed swarm frame)")?;
         let mut inner = self.lock();
         // A session that just ended, or whose chain broke: frames still in flight are dropped.
@@ -410,7 +496,12 @@ impl Swarm {
             .ok_or("protocol error (frame for a session the node is not in)")?;
         let to = match header.kind {
             FrameKind::Hidden if at + 1 < s.chain.len() => s.chain[at + 1],
-            FrameKind::Token if at + 1 == s.chain.len() => s.chain[0],
+            FrameKind::Token if at + 1 == s.chain.len() => {
+                let token = (header.token(payload))
+                    .ok_or("protocol error (a token frame must carry one u32 token)")?;
+                s.sampled.record(header.position, token);
+                s.chain[0]
+            }
             _ => return Err("protocol error (frame out of place in its chain)"),
         };
         s.pending = (to != s.chain[0]).then(|| (to, Instant::now()));
@@ -420,12 +511,22 @@ impl Swarm {
         Ok(())
     }
 
-    /// A job ended at its entry: the other nodes close its session.
-    pub fn job_ended(&self, pool: &Pool, job_id: &str) {
+    /// A job ended at its entry `entry`: the other nodes close its session.
+    pub fn job_ended(&self, pool: &Pool, entry: WorkerId, job_id: &str) {
         let mut inner = self.lock();
-        let Some(id) = inner.by_job.remove(job_id) else {
+        let Some(&id) = inner.by_job.get(job_id) else {
             return;
         };
+        // Only the session's entry ends it (another node's word for a job id is not taken).
+        let chain = match (inner.sessions.get(&id), inner.waiting.get(&id)) {
+            (Some(s), _) => &s.chain,
+            (None, Some(w)) => &w.session.chain,
+            (None, None) => return,
+        };
+        if chain[0] != entry {
+            return;
+        }
+        inner.by_job.remove(job_id);
         if let Some(w) = inner.waiting.remove(&id) {
             inner.ring.occupy(&w.session.chain[..1], -1);
         }
@@ -439,6 +540,30 @@ impl Swarm {
     }
 }
 
+/// A session lost its entry. When its client already has output, its job is taken off the
+/// leaving entry to wait for a new chain ([`Swarm::take_over`]); without output, it fails
+/// (`worker_lost`, retryable), and the relay tries the request again as a new job.
+fn orphan(pool: &Pool, inner: &mut Inner, id: u64, session: Session, until: Instant) {
+    let job = pool.detach(session.chain[0], &session.job_id);
+    match job {
+        Some(job) if job.delivered() > 0 => {
+            let orphan = Some(job);
+            let waiting = Waiting {
+                session,
+                until,
+                orphan,
+            };
+            inner.waiting.insert(id, waiting);
+        }
+        other => {
+            inner.by_job.remove(&session.job_id);
+            if let Some(job) = other {
+                pool.fail_detached(job);
+            }
+        }
+    }
+}
+
 /// Opens `session` on every node of `chain` after its entry, the last with `sampling`. A
 /// node already gone: its leave (waiting for the swarm's lock) breaks the session.
 fn open_rest(pool: &Pool, chain: &[WorkerId], session: u64, sampling: Sampling) {
@@ -448,6 +573,7 @@ fn open_rest(pool: &Pool, chain: &[WorkerId], session: u64, sampling: Sampling) 
             session,
             job_id: None,
             sampling: (i == last).then_some(sampling),
+            resume: None,
         };
         pool.send_to(*w, open);
     }

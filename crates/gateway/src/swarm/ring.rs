@@ -108,11 +108,22 @@ impl Ring {
 
     /// The cheapest chain over all models, entry first, leaving out `exclude` and full nodes.
     pub fn chain(&self, exclude: &[WorkerId]) -> Option<Vec<WorkerId>> {
+        self.cheapest_of(exclude, None)
+    }
+
+    /// [`Ring::chain`] through spans of the model `fingerprint` only: where a job whose entry
+    /// was lost goes on.
+    pub fn chain_for(&self, fingerprint: &str) -> Option<Vec<WorkerId>> {
+        self.cheapest_of(&[], Some(fingerprint))
+    }
+
+    fn cheapest_of(&self, exclude: &[WorkerId], only: Option<&str>) -> Option<Vec<WorkerId>> {
         let usable = |(id, n): &(&WorkerId, &Node)| n.busy < n.capacity && !exclude.contains(id);
         let mut models: Vec<(&str, u32)> = self
             .nodes
             .values()
             .map(|n| (n.span.fingerprint.as_str(), n.span.total))
+            .filter(|(fp, _)| only.is_none_or(|o| o == *fp))
             .collect();
         models.sort_unstable();
         models.dedup();

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use futures::future::BoxFuture;
-use shoal_protocol::swarm::{Dtype, FrameHeader, FrameKind, Sampling, SpanInfo};
+use shoal_protocol::swarm::{Dtype, FrameHeader, FrameKind, Resume, Sampling, SpanInfo};
 use shoal_protocol::worker::{ServedModel, WorkerKind, WorkerMessage};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -83,6 +83,8 @@ pub(crate) struct Sessions {
     sampling: HashMap<u64, Sampling>,
     /// The entry's jobs: job id → session.
     job: HashMap<String, u64>,
+    /// The entry's jobs taken over from a lost entry: job id → the tokens sampled so far.
+    resume: HashMap<String, Resume>,
     /// The entry's running sessions: where their tokens (and replays) go.
     tokens: HashMap<u64, mpsc::UnboundedSender<Incoming>>,
 }
@@ -122,6 +124,11 @@ impl Node {
         ))
     }
 
+    /// The tokens to feed first, when the job was taken over from a lost entry.
+    pub(crate) fn take_resume(&self, job_id: &str) -> Option<Resume> {
+        self.sessions().resume.remove(job_id)
+    }
+
     /// Where a running entry session's tokens go.
     pub(crate) fn listen(&self, session: u64) -> mpsc::UnboundedReceiver<Incoming> {
         let (tx, rx) = mpsc::unbounded_channel();
@@ -129,7 +136,13 @@ impl Node {
         rx
     }
 
-    fn open(&self, session: u64, job_id: Option<String>, sampling: Option<Sampling>) {
+    fn open(
+        &self,
+        session: u64,
+        job_id: Option<String>,
+        sampling: Option<Sampling>,
+        resume: Option<Resume>,
+    ) {
         let mut s = self.sessions();
         let Some(seq) = s.free.pop() else {
             tracing::warn!(
@@ -143,6 +156,9 @@ impl Node {
             s.sampling.insert(session, sampling);
         }
         if let Some(job_id) = job_id {
+            if let Some(resume) = resume {
+                s.resume.insert(job_id.clone(), resume);
+            }
             s.job.insert(job_id, session);
         }
     }
@@ -153,7 +169,14 @@ impl Node {
             let mut s = self.sessions();
             s.sampling.remove(&session);
             s.tokens.remove(&session);
-            s.job.retain(|_, v| *v != session);
+            let ended: Vec<String> = (s.job.iter())
+                .filter(|(_, v)| **v == session)
+                .map(|(k, _)| k.clone())
+                .collect();
+            for job_id in &ended {
+                s.job.remove(job_id);
+                s.resume.remove(job_id);
+            }
             s.seq.remove(&session)
         };
         if let Some(seq) = seq {
@@ -195,9 +218,7 @@ impl Node {
         };
         match header.kind {
             FrameKind::Token => {
-                let token = payload
-                    .get(..4)
-                    .map(|b| i32::from_le_bytes(b.try_into().unwrap_or_default()));
+                let token = header.token(payload).map(|t| t as i32);
                 let s = self.sessions();
                 if let (Some(tx), Some(token)) = (s.tokens.get(&header.session), token) {
                     let position = header.position;
@@ -314,15 +335,7 @@ pub(crate) fn read_hidden(header: &FrameHeader, payload: &[u8], n_embd: usize) -
 
 /// A frame of one sampled token, for `position`.
 pub(crate) fn token_frame(session: u64, position: u32, token: i32) -> Vec<u8> {
-    let header = FrameHeader {
-        kind: FrameKind::Token,
-        dtype: Dtype::U32,
-        session,
-        position,
-        tokens: 1,
-        width: 1,
-    };
-    header.encode(&token.to_le_bytes())
+    FrameHeader::token_frame(session, position, token as u32)
 }
 
 /// The engine thread: owns the context, runs work in arrival order.
@@ -464,7 +477,8 @@ impl Backend for SwarmBackend {
                 session,
                 job_id,
                 sampling,
-            } => self.node.open(session, job_id, sampling),
+                resume,
+            } => self.node.open(session, job_id, sampling, resume),
             SwarmMessage::Close { session } => self.node.close(session),
             SwarmMessage::Replay { session, to } => self.node.replay(session, to),
             SwarmMessage::Frame(frame) => self.node.on_frame(&frame, outbox),
