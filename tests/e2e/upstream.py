@@ -151,6 +151,9 @@ class ClientGone(Exception):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Nagle off, as real servers have it: a body written after its headers would otherwise wait
+    # for the client's delayed ACK (~40 ms) on a kept-alive connection.
+    disable_nagle_algorithm = True
     server_version = "scripted-upstream/1"
     state: State  # set on the class by main()
 
