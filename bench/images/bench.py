@@ -82,9 +82,12 @@ def overhead(gw: Gateway, a1111: A1111, key: str, n: int) -> dict:
         direct.append(timed_post(client, a1111.url + "/sdapi/v1/txt2img", txt2img))
     metrics = client.get(gw.base + "/metrics").text
     name = "shoal_image_gateway_overhead_seconds"
+    check = "shoal_image_check_seconds"
     return {"via": via, "direct": direct,
             "hist_p50": histogram_quantile(metrics, name, 0.5),
-            "hist_p99": histogram_quantile(metrics, name, 0.99)}
+            "hist_p99": histogram_quantile(metrics, name, 0.99),
+            "check_p50": histogram_quantile(metrics, check, 0.5),
+            "check_p99": histogram_quantile(metrics, check, 0.99)}
 
 
 def chat_latencies(gw: Gateway, key: str, n: int) -> list:
@@ -123,6 +126,7 @@ def main() -> None:
         print(f"## image overhead ({args.requests} requests, 512x512, stand-in render 0 ms)")
         print("| measure | p50 ms | p99 ms |\n|---|---|---|")
         print(f"| gateway's own (histogram bucket bound) | ≤ {ms(o['hist_p50'])} | ≤ {ms(o['hist_p99'])} |")
+        print(f"| output check: base64 decode + classifier (bucket bound) | ≤ {ms(o['check_p50'])} | ≤ {ms(o['check_p99'])} |")
         print(f"| client: via gateway + worker | {ms(pct(o['via'], 50))} | {ms(pct(o['via'], 99))} |")
         print(f"| client: txt2img direct | {ms(pct(o['direct'], 50))} | {ms(pct(o['direct'], 99))} |")
         print(f"| difference, paired | {ms(pct(gap, 50))} | {ms(pct(gap, 99))} |")

@@ -68,8 +68,10 @@ impl A1111Backend {
             .json(&body)
             .send();
         tokio::pin!(call);
-        let mut ticks = tokio::time::interval(PROGRESS_EVERY);
-        ticks.tick().await;
+        // The first poll one period in: an immediate first tick would still hold the request
+        // back until the timer wheel's next millisecond.
+        let first = tokio::time::Instant::now() + PROGRESS_EVERY;
+        let mut ticks = tokio::time::interval_at(first, PROGRESS_EVERY);
         let response = loop {
             tokio::select! {
                 r = &mut call => break r,
