@@ -71,6 +71,8 @@ pub(crate) enum Work {
     Forget {
         seq: i32,
     },
+    /// Answered once everything queued before it is done.
+    Settle(std_mpsc::Sender<()>),
 }
 
 /// Sessions on this node.
@@ -362,6 +364,7 @@ fn engine_loop(mut ctx: SpanContext<'static>, work: std_mpsc::Receiver<Work>) {
                 reply(made);
             }
             Work::Forget { seq } => ctx.drop_session(seq),
+            Work::Settle(done) => drop(done.send(())),
         }
     }
 }
@@ -375,6 +378,16 @@ pub struct SwarmBackend {
 }
 
 impl SwarmBackend {
+    /// Blocks until the engine has done every step queued so far: a step that a finished job
+    /// left in flight (a pipelined one past its end) must not still run in llama.cpp while the
+    /// process exits and llama.cpp's static state is torn down.
+    pub fn settle(&self) {
+        let (done, wait) = std_mpsc::channel();
+        if self.node.submit(Work::Settle(done)) {
+            let _ = wait.recv();
+        }
+    }
+
     /// Loads the span, starts its engine and measures a step. Blocking.
     pub fn load(options: &SwarmOptions, models: Vec<ServeSpec>) -> anyhow::Result<Self> {
         let mut span = slice::read_span(&options.gguf)?;

@@ -241,6 +241,8 @@ async fn an_entry_taking_over_a_job_from_its_tokens_says_what_the_lost_one_did()
         .text();
     let stop = later_stop(&text);
     resumes_alike(&backend, &mut session, &request(Some(&stop))).await;
+    // The test binary exits right after its last test.
+    tokio::task::block_in_place(|| backend.settle());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
