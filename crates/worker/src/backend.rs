@@ -198,6 +198,10 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// Blocks until what the backend still computes for ended jobs is done; called once the
+    /// worker has stopped, before the process exits.
+    fn settle(&self) {}
+
     /// A swarm message from the gateway; `outbox` reaches the gateway. Must not block: the
     /// connection's reader calls it. Other backends ignore these.
     fn on_swarm(&self, msg: SwarmMessage, outbox: &mpsc::Sender<WorkerMessage>) {

@@ -291,8 +291,9 @@ pub async fn run_until(
         runtime_threads,
         "shoal worker started"
     );
-    let served = connection::serve(settings, backend, token).await;
+    let served = connection::serve(settings, Arc::clone(&backend), token).await;
     watcher.abort();
+    let _ = tokio::task::spawn_blocking(move || backend.settle()).await;
     served
 }
 

@@ -378,16 +378,6 @@ pub struct SwarmBackend {
 }
 
 impl SwarmBackend {
-    /// Blocks until the engine has done every step queued so far: a step that a finished job
-    /// left in flight (a pipelined one past its end) must not still run in llama.cpp while the
-    /// process exits and llama.cpp's static state is torn down.
-    pub fn settle(&self) {
-        let (done, wait) = std_mpsc::channel();
-        if self.node.submit(Work::Settle(done)) {
-            let _ = wait.recv();
-        }
-    }
-
     /// Loads the span, starts its engine and measures a step. Blocking.
     pub fn load(options: &SwarmOptions, models: Vec<ServeSpec>) -> anyhow::Result<Self> {
         let mut span = slice::read_span(&options.gguf)?;
@@ -482,6 +472,16 @@ impl Backend for SwarmBackend {
 
     fn span(&self) -> Option<SpanInfo> {
         Some(self.node.span.clone())
+    }
+
+    /// Waits for every step queued so far: one that an ended job left in flight (pipelined
+    /// past its end) must not still run in llama.cpp while the process exits and llama.cpp's
+    /// static state is torn down under it.
+    fn settle(&self) {
+        let (done, wait) = std_mpsc::channel();
+        if self.node.submit(Work::Settle(done)) {
+            let _ = wait.recv();
+        }
     }
 
     fn on_swarm(&self, msg: SwarmMessage, outbox: &mpsc::Sender<WorkerMessage>) {
