@@ -101,7 +101,7 @@ async fn run(
                     WorkerMessage::Frame(frame) => {
                         let (h, payload) = FrameHeader::decode(&frame).unwrap();
                         assert_eq!(h.kind, FrameKind::Token, "one node sends tokens only");
-                        let token = u32::from_le_bytes(payload.try_into().unwrap());
+                        let token = h.token(payload).expect("one token id per token frame");
                         sampled.insert(h.position, token);
                         backend.on_swarm(SwarmMessage::Frame(frame), &tx);
                     }
