@@ -117,7 +117,7 @@ def test_a_tab_closed_after_its_first_token_ends_the_stream_billed(browser_gatew
     got = seen["got"]
     assert got["error"] is not None and "mid-stream" in got["error"]["message"], got
     assert got["chunks"] >= 1 and got["usage"] is None
-    # One delta reached the client: one output token is billed, at least one credit.
+    # The few deltas that reached the client are billed: at least one credit, here exactly one.
     assert settled(gw, account.key)["total_spent"] == credits_for(0, 1)
 
 
