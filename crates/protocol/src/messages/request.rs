@@ -19,7 +19,7 @@ pub struct MessagesRequest {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub model: String,
-    /// Alternating `user` and `assistant` turns. Required.
+    /// `user` and `assistant` turns (and mid-conversation `system` ones). Required.
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true, min_items = 1))]
     pub messages: Vec<InputMessage>,
@@ -78,13 +78,15 @@ impl MessagesRequest {
     }
 }
 
-/// `user` or `assistant`.
+/// `user` or `assistant`; also `system` for instructions given mid-conversation (Claude Code
+/// sends them), which run as a chat `system` message in place.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MessageRole {
     User,
     Assistant,
+    System,
 }
 
 /// One turn of `messages`.

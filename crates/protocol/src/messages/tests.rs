@@ -92,8 +92,12 @@ fn refused_bodies_name_their_field() {
         (json!({"model": "m", "max_tokens": 5}), "messages"),
         (turns(json!([])), "messages"),
         (
-            turns(json!([{"role": "system", "content": "hi"}])),
+            turns(json!([{"role": "tool", "content": "hi"}])),
             "messages[0].role",
+        ),
+        (
+            turns(json!([{"role": "system", "content": [image()]}])),
+            "messages[0].content[0]",
         ),
         (
             turns(json!([{"role": "user", "content": []}])),
@@ -350,6 +354,7 @@ fn a_tool_round_trip_is_the_chat_one() {
             {"type": "tool_result", "tool_use_id": "toolu_2", "content": [{"type": "text", "text": "no city"}], "is_error": true},
             {"type": "text", "text": "and tomorrow?"}]},
         {"role": "assistant", "content": [{"type": "thinking", "thinking": "only thinking", "signature": ""}]},
+        {"role": "system", "content": [{"type": "text", "text": "be brief now"}]},
         {"role": "assistant", "content": "Rain."}
     ]}));
     let chat = json!({"model": "m", "max_completion_tokens": 64, "tool_choice": "auto", "parallel_tool_calls": false,
@@ -365,6 +370,7 @@ fn a_tool_round_trip_is_the_chat_one() {
         {"role": "tool", "tool_call_id": "toolu_1", "content": "sunny"},
         {"role": "tool", "tool_call_id": "toolu_2", "content": [{"type": "text", "text": "Error:"}, {"type": "text", "text": "no city"}]},
         {"role": "user", "content": [{"type": "text", "text": "and tomorrow?"}]},
+        {"role": "system", "content": [{"type": "text", "text": "be brief now"}]},
         {"role": "assistant", "content": "Rain."}
     ]});
     assert_eq!(messages_job(messages), chat_job(chat));
@@ -478,12 +484,18 @@ fn done(finish_reason: FinishReason, input: u64, output: u64) -> Piece {
     }
 }
 
+/// The SSE bytes of a whole stream, and the final message; the same pieces rendered whole
+/// give the same message.
 fn stream(pieces: Vec<Piece>) -> (Vec<u8>, Message) {
     let mut r = MessageRenderer::new("msg_0001".into(), "large-27b-uncensored".into(), true);
+    let mut whole = MessageRenderer::new("msg_0001".into(), "large-27b-uncensored".into(), false);
     let mut out = r.start();
+    assert!(whole.start().is_empty());
     for p in pieces {
+        assert!(whole.push(p.clone()).is_empty());
         out.extend(r.push(p));
     }
+    assert_eq!(whole.message(), r.message(), "streamed and whole agree");
     (out, r.message().clone())
 }
 
@@ -577,6 +589,15 @@ fn check_stream(bytes: &[u8], message: &Message) -> Vec<(String, Value)> {
     events
 }
 
+/// `NAME.sse` and `NAME.json`: a stream and the whole message of the same answer.
+fn golden_pair(name: &str, bytes: &[u8], message: &Message) {
+    golden(&format!("{name}.sse"), bytes);
+    golden(
+        &format!("{name}.json"),
+        &serde_json::to_vec_pretty(message).unwrap(),
+    );
+}
+
 fn golden(name: &str, bytes: &[u8]) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
@@ -616,7 +637,7 @@ fn a_text_answer_streams_as_one_text_block() {
             ..Default::default()
         }
     );
-    golden("messages_text.sse", &bytes);
+    golden_pair("messages_text", &bytes, &message);
 }
 
 #[test]
@@ -655,7 +676,7 @@ fn thinking_then_text_then_tool_use() {
         ]
     );
     assert_eq!(message.stop_reason, Some(StopReason::ToolUse));
-    golden("messages_tool_use.sse", &bytes);
+    golden_pair("messages_tool_use", &bytes, &message);
 }
 
 #[test]
@@ -682,8 +703,8 @@ fn stop_reasons() {
         check_stream(&bytes, &message);
         assert_eq!(message.stop_reason, Some(want));
     }
-    let (bytes, _) = stream(vec![text("Once"), done(FinishReason::Length, 3, 1)]);
-    golden("messages_max_tokens.sse", &bytes);
+    let (bytes, message) = stream(vec![text("Once"), done(FinishReason::Length, 3, 1)]);
+    golden_pair("messages_max_tokens", &bytes, &message);
 }
 
 #[test]
@@ -732,4 +753,20 @@ fn a_whole_message_writes_no_events() {
         "messages_whole.json",
         &serde_json::to_vec_pretty(r.message()).unwrap(),
     );
+}
+
+/// The goldens the SDK checks (tests/e2e/test_api_shapes.py) answer a tool round trip with:
+/// one `get_weather` call, streamed and whole.
+#[test]
+fn one_call_goldens() {
+    let pieces = || {
+        vec![
+            call(0, Some("toolu_a"), Some("get_weather"), "{\"city\":"),
+            call(0, None, None, "\"Paris\"}"),
+            done(FinishReason::ToolCalls, 12, 5),
+        ]
+    };
+    let (bytes, message) = stream(pieces());
+    check_stream(&bytes, &message);
+    golden_pair("messages_one_call", &bytes, &message);
 }

@@ -3,7 +3,8 @@
 //! The result is what a chat client sending the same conversation would send, so the job a
 //! worker gets (`JobRequest::from_chat`) is the same one. The mapping, turn by turn:
 //!
-//! - `system` → a `system` message first (text blocks as text parts).
+//! - `system` → a `system` message first (text blocks as text parts); a `system` turn in
+//!   `messages` → a `system` message in place.
 //! - A user turn → one `tool` message per `tool_result` block, in order, then one `user`
 //!   message with the turn's text and image blocks (images as data URLs), if it has any.
 //!   A result with `is_error: true` is marked for the model by [`TOOL_ERROR_PREFIX`].
@@ -53,6 +54,10 @@ impl MessagesRequest {
             match m.role {
                 MessageRole::User => push_user(&mut messages, m.content),
                 MessageRole::Assistant => push_assistant(&mut messages, m.content),
+                MessageRole::System => messages.push(ChatMessage {
+                    content: Some(chat_content(m.content)),
+                    ..ChatMessage::text(Role::System, String::new())
+                }),
             }
         }
         let tools = self.tools.map(|tools| {

@@ -196,6 +196,7 @@ fn check_message(i: usize, role: MessageRole, content: &Content) -> Check {
                 MessageRole::Assistant => {
                     "`text`, `tool_use`, `thinking` and `redacted_thinking` blocks"
                 }
+                MessageRole::System => "`text` blocks",
             };
             return refuse(
                 &at(""),
@@ -322,7 +323,7 @@ fn expected(path: &str) -> Option<&'static str> {
         "model" => "a model id (string)",
         "messages" => "an array of message objects",
         "messages[]" => "a message object with `role` and `content`",
-        "messages[].role" => "`user` or `assistant`",
+        "messages[].role" => "`user`, `assistant` or `system`",
         "messages[].content" | "system" | "messages[].content[].content" => BLOCKS,
         "messages[].content[]" | "system[]" | "messages[].content[].content[]" => {
             "a content block object such as `{\"type\":\"text\",\"text\":...}`"

@@ -32,8 +32,8 @@ pub use object::{
 pub use render::{ResponseEcho, ResponseRenderer};
 pub use request::{
     FunctionTool, Input, InputItem, InputPart, InputRole, ItemContent, NamedFunction,
-    ReasoningConfig, ResponsesRequest, ResponsesTool, ResponsesToolChoice, TextConfig, TextFormat,
-    Truncation,
+    NamespaceTool, ReasoningConfig, ResponsesRequest, ResponsesTool, ResponsesToolChoice,
+    TextConfig, TextFormat, Truncation,
 };
 pub use translate::response_format;
 pub use validate::parse_responses_request;

@@ -136,6 +136,9 @@ pub enum OutputItem {
         /// A JSON document as a string, as the model wrote it.
         arguments: String,
         status: ItemStatus,
+        /// The namespace the function was given in, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        namespace: Option<String>,
     },
     /// A reasoning model's chain of thought, whole (`content`), never summarized.
     Reasoning {

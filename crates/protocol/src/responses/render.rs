@@ -103,7 +103,7 @@ impl ResponseEcho {
                 .tools
                 .iter()
                 .flatten()
-                .filter(|t| matches!(t, ResponsesTool::Function(_)))
+                .filter(|t| !matches!(t, ResponsesTool::Unsupported))
                 .cloned()
                 .collect(),
             top_p: req.top_p,
@@ -326,6 +326,9 @@ impl ResponseRenderer {
             name: call.name.clone(),
             arguments: String::new(),
             status: ItemStatus::InProgress,
+            namespace: ResponsesTool::functions(&self.response.tools)
+                .find(|(f, _)| f.name == call.name)
+                .and_then(|(_, namespace)| namespace.map(str::to_owned)),
         };
         let slot = self.add(item);
         self.calls.calls[i].slot = Some(slot);

@@ -301,15 +301,48 @@ impl TryFrom<RawPart> for InputPart {
 }
 
 /// A tool of the request: `{"type":"function","name":...,"parameters":{...}}` (flat, unlike
-/// chat's), or a hosted tool, which is refused.
+/// chat's), a namespace of function tools, or a hosted tool, which is refused.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "RawTool")]
 pub enum ResponsesTool {
     Function(FunctionTool),
+    /// Function tools grouped under a name (Codex sends its sub-agent tools so). The model
+    /// sees the functions themselves, so their names must be unique across namespaces; a call
+    /// of one comes back with its `namespace`.
+    Namespace(NamespaceTool),
     /// Web search, file search, code interpreter, computer use, MCP, shell, custom tools:
     /// nothing here can run them.
     Unsupported,
+}
+
+/// `{"type":"namespace","name":...,"tools":[function tools]}`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamespaceTool {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[cfg_attr(feature = "openapi", schema(no_recursion))]
+    pub tools: Vec<ResponsesTool>,
+}
+
+impl ResponsesTool {
+    /// The function tools, namespaces opened, each with its namespace.
+    pub fn functions(
+        tools: &[ResponsesTool],
+    ) -> impl Iterator<Item = (&FunctionTool, Option<&str>)> {
+        tools.iter().flat_map(|t| {
+            let (inner, namespace): (&[ResponsesTool], _) = match t {
+                ResponsesTool::Namespace(n) => (&n.tools, Some(n.name.as_str())),
+                other => (std::slice::from_ref(other), None),
+            };
+            inner.iter().filter_map(move |t| match t {
+                ResponsesTool::Function(f) => Some((f, namespace)),
+                _ => None,
+            })
+        })
+    }
 }
 
 /// A function tool.
@@ -340,12 +373,15 @@ struct RawTool {
     parameters: Option<Map<String, Value>>,
     #[serde(default)]
     strict: Option<bool>,
+    #[serde(default)]
+    tools: Option<Vec<ResponsesTool>>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum ToolKind {
     Function,
+    Namespace,
     #[serde(other)]
     Other,
 }
@@ -359,6 +395,11 @@ impl TryFrom<RawTool> for ResponsesTool {
                 description: raw.description,
                 parameters: raw.parameters,
                 strict: raw.strict,
+            }),
+            ToolKind::Namespace => ResponsesTool::Namespace(NamespaceTool {
+                name: raw.name.ok_or(MissingField("name"))?,
+                description: raw.description,
+                tools: raw.tools.ok_or(MissingField("tools"))?,
             }),
             ToolKind::Other => ResponsesTool::Unsupported,
         })

@@ -64,6 +64,10 @@ fn accepted_bodies() {
         ),
         with(json!({"text": {"format": {"type": "json_object"}}})),
         with(
+            json!({"tools": [fn_tool("a"), {"type": "namespace", "name": "ns", "description": "d", "tools": [fn_tool("b")]}],
+                    "tool_choice": {"type": "function", "name": "b"}}),
+        ),
+        with(
             json!({"store": true, "include": ["reasoning.encrypted_content"], "truncation": "auto",
                     "metadata": {"a": "b"}, "user": "u", "safety_identifier": "s", "prompt_cache_key": "k",
                     "reasoning": {"effort": "low", "summary": "auto"}, "max_output_tokens": 16,
@@ -426,13 +430,18 @@ fn renderer(body: Value, stream: bool) -> ResponseRenderer {
     )
 }
 
-/// The SSE bytes of a whole stream.
+/// The SSE bytes of a whole stream, and the final object; the same pieces rendered whole
+/// give the same object.
 fn stream(body: Value, pieces: Vec<Piece>) -> (Vec<u8>, Response) {
-    let mut r = renderer(body, true);
+    let mut r = renderer(body.clone(), true);
+    let mut whole = renderer(body, false);
     let mut out = r.start();
+    assert!(whole.start().is_empty());
     for p in pieces {
+        assert!(whole.push(p.clone()).is_empty());
         out.extend(r.push(p));
     }
+    assert_eq!(whole.response(), r.response(), "streamed and whole agree");
     (out, r.response().clone())
 }
 
@@ -494,6 +503,15 @@ fn names(events: &[(String, Value)]) -> Vec<&str> {
     events.iter().map(|(n, _)| n.as_str()).collect()
 }
 
+/// `NAME.sse` and `NAME.json`: a stream and the whole object of the same answer.
+fn golden_pair(name: &str, bytes: &[u8], object: &Response) {
+    golden(&format!("{name}.sse"), bytes);
+    golden(
+        &format!("{name}.json"),
+        &serde_json::to_vec_pretty(object).unwrap(),
+    );
+}
+
 /// Compares with the golden file `tests/golden/NAME`, which the SDK checks (tests/e2e) read;
 /// `SHOAL_UPDATE_GOLDEN=1` rewrites it.
 fn golden(name: &str, bytes: &[u8]) {
@@ -548,7 +566,7 @@ fn a_text_answer_streams_as_one_message() {
         json!({"input_tokens": 7, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 2,
                "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 9})
     );
-    golden("responses_text.sse", &bytes);
+    golden_pair("responses_text", &bytes, &object);
 }
 
 #[test]
@@ -584,12 +602,13 @@ fn reasoning_then_text_are_two_items() {
         object.usage.unwrap().output_tokens_details.reasoning_tokens,
         2
     );
-    golden("responses_reasoning.sse", &bytes);
+    golden_pair("responses_reasoning", &bytes, &object);
 }
 
 #[test]
 fn tool_calls_stream_as_function_call_items() {
-    let body = with(json!({"stream": true, "tools": [fn_tool("get_weather")]}));
+    let body = with(json!({"stream": true, "tools": [fn_tool("get_weather"),
+        {"type": "namespace", "name": "agents", "tools": [fn_tool("spawn")]}]}));
     let (bytes, object) = stream(
         body,
         vec![
@@ -605,6 +624,7 @@ fn tool_calls_stream_as_function_call_items() {
             ),
             // A call that never got arguments is announced at the end.
             call(2, None, Some("get_weather"), ""),
+            call(3, Some("call_d"), Some("spawn"), "{}"),
             done(FinishReason::ToolCalls, 20, 9, 0),
         ],
     );
@@ -617,31 +637,32 @@ fn tool_calls_stream_as_function_call_items() {
                 call_id,
                 name,
                 arguments,
-                status,
+                namespace,
                 ..
-            } => Some((call_id.as_str(), name.as_str(), arguments.as_str(), *status)),
+            } => Some(format!(
+                "{call_id} {name} {arguments} {}",
+                namespace.as_deref().unwrap_or("-")
+            )),
             _ => None,
         })
         .collect();
     assert_eq!(
         calls,
         [
-            (
-                "call_a",
-                "get_weather",
-                "{\"city\":\"Paris\"}",
-                ItemStatus::Completed
-            ),
-            (
-                "call_b",
-                "get_weather",
-                "{\"city\":\"Rome\"}",
-                ItemStatus::Completed
-            ),
-            ("call_0001_2", "get_weather", "", ItemStatus::Completed),
+            "call_a get_weather {\"city\":\"Paris\"} -",
+            "call_b get_weather {\"city\":\"Rome\"} -",
+            "call_d spawn {} agents",
+            "call_0001_2 get_weather  -",
         ]
     );
-    assert_eq!(object.output.len(), 4);
+    assert!(object.output[1..].iter().all(|i| matches!(
+        i,
+        OutputItem::FunctionCall {
+            status: ItemStatus::Completed,
+            ..
+        }
+    )));
+    assert_eq!(object.output.len(), 5);
     let added_call = events
         .iter()
         .find(|(n, d)| n == "response.output_item.added" && d["item"]["type"] == "function_call")
@@ -649,7 +670,7 @@ fn tool_calls_stream_as_function_call_items() {
     assert_eq!(added_call.1["item"]["arguments"], "");
     assert_eq!(added_call.1["item"]["name"], "get_weather");
     assert_eq!(object.status, ResponseStatus::Completed);
-    golden("responses_tool_calls.sse", &bytes);
+    golden_pair("responses_tool_calls", &bytes, &object);
 }
 
 #[test]
@@ -679,7 +700,7 @@ fn a_length_stop_is_incomplete() {
         }
     ));
     assert_eq!(object.max_output_tokens, Some(2));
-    golden("responses_length.sse", &bytes);
+    golden_pair("responses_length", &bytes, &object);
 }
 
 #[test]
@@ -769,4 +790,58 @@ fn a_call_resumed_after_another_item_is_dropped_alike_in_stream_and_object() {
     assert!(
         matches!(&object.output[0], OutputItem::FunctionCall { arguments, .. } if arguments == "{\"a\":")
     );
+}
+
+#[test]
+fn namespaced_functions_are_offered_side_by_side() {
+    let f =
+        |name: &str| json!({"type": "function", "name": name, "parameters": {"type": "object"}});
+    let chat_f = |name: &str| json!({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}});
+    assert_eq!(
+        responses_job(with(
+            json!({"tools": [f("a"), {"type": "namespace", "name": "ns", "tools": [f("b"), f("c")]}]})
+        )),
+        chat_job(
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
+            "tools": [chat_f("a"), chat_f("b"), chat_f("c")]})
+        )
+    );
+}
+
+/// The goldens the SDK checks (tests/e2e/test_api_shapes.py) answer a tool round trip with:
+/// one `get_weather` call, streamed and whole.
+#[test]
+fn one_call_goldens() {
+    let body = with(json!({"tools": [fn_tool("get_weather")]}));
+    let pieces = || {
+        vec![
+            call(0, Some("call_a"), Some("get_weather"), "{\"city\":"),
+            call(0, None, None, "\"Paris\"}"),
+            done(FinishReason::ToolCalls, 12, 5, 0),
+        ]
+    };
+    let (bytes, object) = stream(body, pieces());
+    check_stream(&bytes, &object);
+    golden_pair("responses_one_call", &bytes, &object);
+}
+
+/// A `text.format` answer, for `responses.parse`.
+#[test]
+fn json_answer_goldens() {
+    let body = with(
+        json!({"text": {"format": {"type": "json_schema", "name": "person",
+        "schema": {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+                   "required": ["name", "age"], "additionalProperties": false}, "strict": true}}}),
+    );
+    let (bytes, object) = stream(
+        body,
+        vec![
+            text("{\"name\":\"Ada\","),
+            text("\"age\":36}"),
+            done(FinishReason::Stop, 9, 8, 0),
+        ],
+    );
+    check_stream(&bytes, &object);
+    assert_eq!(object.output_text(), "{\"name\":\"Ada\",\"age\":36}");
+    golden_pair("responses_json", &bytes, &object);
 }

@@ -37,19 +37,15 @@ impl ResponsesRequest {
             None => {}
         }
         let tools = self.tools.map(|tools| {
-            tools
-                .into_iter()
-                .filter_map(|t| match t {
-                    ResponsesTool::Function(f) => Some(Tool {
-                        r#type: ToolType::Function,
-                        function: FunctionDefinition {
-                            name: f.name,
-                            description: f.description,
-                            parameters: f.parameters,
-                            strict: f.strict,
-                        },
-                    }),
-                    ResponsesTool::Unsupported => None,
+            ResponsesTool::functions(&tools)
+                .map(|(f, _)| Tool {
+                    r#type: ToolType::Function,
+                    function: FunctionDefinition {
+                        name: f.name.clone(),
+                        description: f.description.clone(),
+                        parameters: f.parameters.clone(),
+                        strict: f.strict,
+                    },
                 })
                 .collect()
         });

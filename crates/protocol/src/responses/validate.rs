@@ -100,45 +100,55 @@ impl ResponsesRequest {
     fn check_tools(&self) -> Check {
         let tools = self.tools.as_deref().unwrap_or_default();
         for (j, tool) in tools.iter().enumerate() {
-            let ResponsesTool::Function(f) = tool else {
-                return refuse(
-                    &format!("tools[{j}]"),
-                    "is not a function tool: Shoal runs only the caller's own function tools \
-                     (`type: function`); hosted tools (web search, file search, code \
-                     interpreter, computer use, image generation, MCP, shell, custom) are \
-                     not available",
-                );
-            };
-            let param = format!("tools[{j}].name");
-            if !is_valid_tool_name(&f.name) {
-                return refuse(
-                    &param,
-                    "must be 1 to 64 characters of a-z, A-Z, 0-9, `_` and `-`",
-                );
+            match tool {
+                ResponsesTool::Function(_) => {}
+                ResponsesTool::Namespace(n) => {
+                    if let Some(k) = n
+                        .tools
+                        .iter()
+                        .position(|t| !matches!(t, ResponsesTool::Function(_)))
+                    {
+                        return refuse(
+                            &format!("tools[{j}].tools[{k}]"),
+                            "must be a function tool: a namespace groups function tools",
+                        );
+                    }
+                }
+                ResponsesTool::Unsupported => {
+                    return refuse(
+                        &format!("tools[{j}]"),
+                        "is not a function tool: Shoal runs only the caller's own function \
+                         tools (`type: function`, or grouped in a `namespace`); hosted tools \
+                         (web search, file search, code interpreter, computer use, image \
+                         generation, MCP, shell, custom) are not available",
+                    )
+                }
             }
-            if let Some(k) = tools[..j]
-                .iter()
-                .position(|t| tool_name(t) == Some(&f.name))
-            {
+        }
+        // Every function, namespaces opened: the model sees them side by side.
+        let functions: Vec<_> = ResponsesTool::functions(tools).map(|(f, _)| f).collect();
+        for (k, f) in functions.iter().enumerate() {
+            if !is_valid_tool_name(&f.name) || functions[..k].iter().any(|g| g.name == f.name) {
                 return refuse(
-                    &param,
-                    &format!("repeats the name of `tools[{k}]`; tool names must be unique"),
+                    &function_path(tools, k),
+                    "must be 1 to 64 characters of a-z, A-Z, 0-9, `_` and `-`, and unique \
+                     among the functions of `tools` (namespaces included)",
                 );
             }
         }
         match &self.tool_choice {
             Some(ResponsesToolChoice::Function(named))
-                if !tools.iter().any(|t| tool_name(t) == Some(&named.name)) =>
+                if !functions.iter().any(|f| f.name == named.name) =>
             {
                 refuse(
                     "tool_choice.name",
                     "must be the name of a function tool defined in `tools`",
                 )
             }
-            Some(ResponsesToolChoice::Mode(ToolChoiceMode::Required)) if tools.is_empty() => {
+            Some(ResponsesToolChoice::Mode(ToolChoiceMode::Required)) if functions.is_empty() => {
                 refuse(
                     "tool_choice",
-                    "requires a tool call, but `tools` is empty or missing",
+                    "requires a tool call, but `tools` has no function tool",
                 )
             }
             Some(ResponsesToolChoice::Unsupported) => refuse(
@@ -174,11 +184,21 @@ impl ResponsesRequest {
     }
 }
 
-fn tool_name(tool: &ResponsesTool) -> Option<&String> {
-    match tool {
-        ResponsesTool::Function(f) => Some(&f.name),
-        ResponsesTool::Unsupported => None,
+/// The path of the `k`-th function of `tools`, namespaces opened: `tools[2].name` or
+/// `tools[3].tools[1].name`.
+fn function_path(tools: &[ResponsesTool], mut k: usize) -> String {
+    for (j, tool) in tools.iter().enumerate() {
+        match tool {
+            ResponsesTool::Function(_) if k == 0 => return format!("tools[{j}].name"),
+            ResponsesTool::Function(_) => k -= 1,
+            ResponsesTool::Namespace(n) if k < n.tools.len() => {
+                return format!("tools[{j}].tools[{k}].name")
+            }
+            ResponsesTool::Namespace(n) => k -= n.tools.len(),
+            ResponsesTool::Unsupported => {}
+        }
     }
+    "tools".to_owned()
 }
 
 fn check_item(i: usize, item: &InputItem) -> Check {
@@ -363,10 +383,15 @@ fn expected(path: &str) -> Option<&'static str> {
         "instructions" => A_STRING,
         "tools" => "an array of function tools",
         "tools[]" => "a function tool: `{\"type\":\"function\",\"name\":...,\"parameters\":{...}}`",
-        "tools[].type" => "a tool type such as `function`",
-        "tools[].name" | "tools[].description" => A_STRING,
-        "tools[].parameters" => "a JSON Schema object",
-        "tools[].strict" => "a boolean",
+        "tools[].type" | "tools[].tools[].type" => "a tool type such as `function`",
+        "tools[].name"
+        | "tools[].description"
+        | "tools[].tools[].name"
+        | "tools[].tools[].description" => A_STRING,
+        "tools[].parameters" | "tools[].tools[].parameters" => "a JSON Schema object",
+        "tools[].strict" | "tools[].tools[].strict" => "a boolean",
+        "tools[].tools" => "an array of function tools",
+        "tools[].tools[]" => "a function tool: `{\"type\":\"function\",\"name\":...}`",
         "tool_choice" => "`none`, `auto`, `required` or `{\"type\":\"function\",\"name\":...}`",
         "tool_choice.type" => "a tool type such as `function`",
         "tool_choice.name" => A_STRING,
