@@ -11,13 +11,16 @@ prints `listening on http://127.0.0.1:PORT` once it accepts connections.
 
 Which golden answers a request (`.sse` when `stream` is true, `.json` otherwise):
 
-    Responses   text.format json_schema  -> responses_json
-                a function_call_output   -> responses_text
-                a `get_weather` tool      -> responses_one_call
-                otherwise                 -> responses_text
-    Messages    a tool_result in the last turn -> messages_text
-                a `get_weather` tool            -> messages_one_call
-                otherwise                       -> messages_text
+    Responses   text.format json_schema               -> responses_json
+                a function_call_output                -> responses_text
+                a `get_weather` tool, or `[[tool]]` asked -> responses_one_call
+                otherwise                              -> responses_text
+    Messages    a tool_result in the last turn             -> messages_text
+                a `get_weather` tool, or `[[tool]]` asked  -> messages_one_call
+                otherwise                                   -> messages_text
+
+(`[[tool]]` anywhere in the request makes a client that offers other tools get the call of
+`get_weather` all the same: an unknown tool, which agent CLIs answer with an error result.)
     count_tokens                                -> {"input_tokens": 12}
 
 The key `bad` (bearer or `x-api-key`) gets a 401 in the route's error shape. Every request is
@@ -37,6 +40,7 @@ from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parents[2] / "crates" / "protocol" / "tests" / "golden"
 BAD_KEY = "bad"
+TOOL_DIRECTIVE = "[[tool]]"
 COUNT = 12
 
 
@@ -47,7 +51,7 @@ def responses_golden(body: dict) -> str:
         return "responses_json"
     if any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in items):
         return "responses_text"
-    if "get_weather" in tool_names(body.get("tools")):
+    if "get_weather" in tool_names(body.get("tools")) or TOOL_DIRECTIVE in json.dumps(items):
         return "responses_one_call"
     return "responses_text"
 
@@ -57,7 +61,7 @@ def messages_golden(body: dict) -> str:
     last = messages[-1].get("content") if messages and isinstance(messages[-1], dict) else None
     if isinstance(last, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in last):
         return "messages_text"
-    if "get_weather" in tool_names(body.get("tools")):
+    if "get_weather" in tool_names(body.get("tools")) or TOOL_DIRECTIVE in json.dumps(messages):
         return "messages_one_call"
     return "messages_text"
 

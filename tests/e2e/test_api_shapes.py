@@ -378,6 +378,23 @@ def test_claude_code_print_mode(golden, recorded, tmp_path):
     assert posts[0]["body"]["model"] == MODEL
 
 
+def test_claude_code_reads_a_tool_call(golden, recorded, tmp_path):
+    """The streamed tool_use block is read as a call: Claude Code answers it (an unknown tool,
+    so with an error result) and asks again."""
+    claude_bin = agent_cli("claude")
+    env = dict(os.environ, HOME=str(tmp_path), ANTHROPIC_BASE_URL=f"{golden.url}/api", ANTHROPIC_API_KEY=KEY,
+               DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+    out = subprocess.run([claude_bin, "-p", "[[tool]] weather?", "--model", MODEL, "--tools", "Glob"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    assert "Hello world" in out.stdout
+    posts = [r for r in recorded() if r["method"] == "POST"]
+    assert len(posts) == 2
+    result = posts[1]["body"]["messages"][-1]["content"]
+    assert any(b.get("type") == "tool_result" and b.get("tool_use_id") == "toolu_a" for b in result)
+
+
 def test_codex_exec(golden, recorded, tmp_path):
     codex_bin = agent_cli("codex")
     codex_config(tmp_path, f"{golden.url}/api/v1")
@@ -391,3 +408,19 @@ def test_codex_exec(golden, recorded, tmp_path):
     body = posts[0]["body"]
     assert body["store"] is False
     assert {t["type"] for t in body["tools"]} <= {"function", "namespace"}
+
+
+def test_codex_reads_a_tool_call(golden, recorded, tmp_path):
+    """The streamed function_call item is read as a call: Codex answers it (an unknown tool, so
+    with an error output) and asks again."""
+    codex_bin = agent_cli("codex")
+    codex_config(tmp_path, f"{golden.url}/api/v1")
+    env = dict(os.environ, HOME=str(tmp_path), SHOAL_API_KEY=KEY)
+    out = subprocess.run([codex_bin, "exec", "--skip-git-repo-check", "[[tool]] weather?"], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    assert "Hello world" in out.stdout
+    posts = [r for r in recorded() if r["method"] == "POST"]
+    assert len(posts) == 2
+    outputs = [i for i in posts[1]["body"]["input"] if i.get("type") == "function_call_output"]
+    assert [o["call_id"] for o in outputs] == ["call_a"]

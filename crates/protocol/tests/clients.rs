@@ -18,14 +18,16 @@ fn fixture(name: &str) -> Vec<u8> {
 fn responses(name: &str) -> ChatCompletionRequest {
     let req = parse_responses_request(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     let chat = req.into_chat();
-    chat.validate().unwrap_or_else(|e| panic!("{name} as chat: {e:?}"));
+    chat.validate()
+        .unwrap_or_else(|e| panic!("{name} as chat: {e:?}"));
     chat
 }
 
 fn messages(name: &str) -> ChatCompletionRequest {
     let req = parse_messages_request(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     let chat = req.into_chat();
-    chat.validate().unwrap_or_else(|e| panic!("{name} as chat: {e:?}"));
+    chat.validate()
+        .unwrap_or_else(|e| panic!("{name} as chat: {e:?}"));
     chat
 }
 
@@ -47,7 +49,10 @@ fn openai_python() {
 
 #[test]
 fn agents_sdk_default_provider() {
-    for name in ["responses_agents_sdk_tool_round_trip", "responses_agents_sdk_streamed"] {
+    for name in [
+        "responses_agents_sdk_tool_round_trip",
+        "responses_agents_sdk_streamed",
+    ] {
         let chat = responses(name);
         assert_eq!(
             roles(&chat),
@@ -84,7 +89,10 @@ fn codex_exec() {
 fn anthropic_sdks() {
     let chat = messages("messages_anthropic_python_tool_round_trip");
     assert_eq!(roles(&chat), [Role::User, Role::Assistant, Role::Tool]);
-    assert_eq!(chat.messages[1].tool_calls()[0].function.arguments, "{\"city\":\"Paris\"}");
+    assert_eq!(
+        chat.messages[1].tool_calls()[0].function.arguments,
+        "{\"city\":\"Paris\"}"
+    );
     assert!(messages("messages_anthropic_python_image").has_image_parts());
     assert!(messages("messages_anthropic_node_stream").is_stream());
     let counted = parse_count_tokens_request(&fixture("count_tokens_anthropic_python")).unwrap();

@@ -2,7 +2,8 @@
 // against a server answering like Shoal's /api/v1/responses and /api/v1/messages
 // (tests/e2e/golden_server.py, or a gateway with the routes).
 //   SHOAL_SITE=http://127.0.0.1:PORT SHOAL_KEY=sk-shoal-… node api_shapes.mjs
-// Prints one JSON line of what each client made of the answers.
+// SHOAL_PROMPT and SHOAL_TOOL_PROMPT (the one that should make the model call `get_weather`)
+// set what is asked. Prints one JSON line of what each client made of the answers.
 import Anthropic from "@anthropic-ai/sdk";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
@@ -11,11 +12,13 @@ import OpenAI from "openai";
 const site = process.env.SHOAL_SITE;
 const apiKey = process.env.SHOAL_KEY;
 const model = process.env.SHOAL_MODEL ?? "large-27b-uncensored";
+const prompt = process.env.SHOAL_PROMPT ?? "hi";
+const toolPrompt = process.env.SHOAL_TOOL_PROMPT ?? "Weather in Paris?";
 const out = {};
 
 const client = new OpenAI({ baseURL: `${site}/api/v1`, apiKey, maxRetries: 0, timeout: 20_000 });
 const events = [];
-for await (const e of await client.responses.create({ model, input: "hi", stream: true })) {
+for await (const e of await client.responses.create({ model, input: prompt, stream: true })) {
   events.push(e);
 }
 out.openai_stream = {
@@ -23,7 +26,7 @@ out.openai_stream = {
   last: events.at(-1).type,
   text: events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join(""),
 };
-const stream = client.responses.stream({ model, input: "hi" });
+const stream = client.responses.stream({ model, input: prompt });
 const final = await stream.finalResponse();
 out.openai_final = { text: final.output_text, total_tokens: final.usage.total_tokens };
 
@@ -43,14 +46,14 @@ const generated = await generateText({
   model: openai(model),
   tools: { get_weather: weather },
   stopWhen: stepCountIs(3),
-  prompt: "Weather in Paris?",
+  prompt: toolPrompt,
   maxRetries: 0,
 });
 for (const step of generated.steps) {
   for (const c of step.toolCalls) calls.push({ toolName: c.toolName, input: c.input });
 }
 out.ai_generate = { text: generated.text, calls, steps: generated.steps.length };
-const streamed = streamText({ model: openai(model), prompt: "hi", maxRetries: 0 });
+const streamed = streamText({ model: openai(model), prompt, maxRetries: 0 });
 let streamedText = "";
 for await (const part of streamed.textStream) streamedText += part;
 const usage = await streamed.usage;
@@ -60,7 +63,7 @@ const anthropic = new Anthropic({ baseURL: `${site}/api`, apiKey, maxRetries: 0,
 const ms = anthropic.messages.stream({
   model,
   max_tokens: 64,
-  messages: [{ role: "user", content: "hi" }],
+  messages: [{ role: "user", content: prompt }],
 });
 let anthropicText = "";
 ms.on("text", (t) => (anthropicText += t));
