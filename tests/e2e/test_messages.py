@@ -18,7 +18,7 @@ import anthropic
 import httpx
 import pytest
 
-from harness import E2E_DIR, credits_for, wait_for
+from harness import E2E_DIR, credits_for, one_request, settled
 from upstream import THINKING, count_prompt_tokens, tool_arguments
 
 pytestmark = pytest.mark.skip(reason="routes not yet wired: /api/v1/messages lands with issue 29's gateway step")
@@ -39,17 +39,6 @@ def claude(gateway, account):
     c = anthropic.Anthropic(base_url=f"{gateway.base}/api", api_key=account.key, max_retries=0, timeout=30)
     yield c
     c.close()
-
-
-def settled(gateway, key, timeout=10.0) -> dict:
-    return wait_for(lambda: (lambda b: b if b["credits_held"] == 0 else None)(gateway.balance(key)),
-                    timeout, "credits_held to return to 0")
-
-
-def one_request(upstream, nonce) -> dict:
-    reqs = upstream.requests(containing=nonce)
-    assert len(reqs) == 1, f"the upstream saw {len(reqs)} requests for this test, expected 1"
-    return reqs[0]
 
 
 def ask(text):

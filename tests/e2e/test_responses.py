@@ -19,7 +19,7 @@ import openai
 import pytest
 from pydantic import BaseModel
 
-from harness import E2E_DIR, credits_for, wait_for
+from harness import E2E_DIR, credits_for, one_request, settled
 from upstream import THINKING, count_prompt_tokens, tool_arguments
 
 pytestmark = pytest.mark.skip(reason="routes not yet wired: /api/v1/responses lands with issue 29's gateway step")
@@ -31,17 +31,6 @@ WEATHER_TOOL = {"type": "function", "name": "get_weather", "description": "Curre
                 "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
                                "required": ["city"]}}
 CHAT_WEATHER_TOOL = {"type": "function", "function": {k: v for k, v in WEATHER_TOOL.items() if k != "type"}}
-
-
-def settled(gateway, key, timeout=10.0) -> dict:
-    return wait_for(lambda: (lambda b: b if b["credits_held"] == 0 else None)(gateway.balance(key)),
-                    timeout, "credits_held to return to 0")
-
-
-def one_request(upstream, nonce) -> dict:
-    reqs = upstream.requests(containing=nonce)
-    assert len(reqs) == 1, f"the upstream saw {len(reqs)} requests for this test, expected 1"
-    return reqs[0]
 
 
 def post(gateway, key, body, stream=False) -> httpx.Response:

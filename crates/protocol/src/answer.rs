@@ -79,6 +79,37 @@ impl From<JobUsage> for Billed {
     }
 }
 
+/// What a renderer does with each kind of piece; [`Render::feed`] takes a piece apart in the
+/// order [`Piece::Delta`] documents.
+pub(crate) trait Render {
+    fn reasoning(&mut self, delta: String);
+    fn text(&mut self, delta: String);
+    fn call_piece(&mut self, delta: ToolCallDelta);
+    fn done(&mut self, finish_reason: FinishReason, usage: Billed);
+    fn failed(&mut self, failure: Failure);
+
+    fn feed(&mut self, piece: Piece) {
+        match piece {
+            Piece::Delta {
+                content,
+                reasoning,
+                tool_calls,
+            } => {
+                self.reasoning(reasoning.unwrap_or_default());
+                self.text(content.unwrap_or_default());
+                for delta in tool_calls.into_iter().flatten() {
+                    self.call_piece(delta);
+                }
+            }
+            Piece::Done {
+                finish_reason,
+                usage,
+            } => self.done(finish_reason, usage),
+            Piece::Failed(failure) => self.failed(failure),
+        }
+    }
+}
+
 /// Appends one named SSE event, `event: NAME\ndata: JSON\n\n`, to `out`.
 pub(crate) fn write_sse(out: &mut Vec<u8>, name: &str, data: &impl Serialize) {
     out.extend_from_slice(b"event: ");
@@ -136,6 +167,27 @@ impl Calls {
         Some((i, function.arguments.unwrap_or_default()))
     }
 
+    /// Where a piece of call `i`'s arguments goes, given the slot of the call being written
+    /// (when the open item is a call). A call is opened once its arguments begin (its name is
+    /// whole by then); pieces of a call whose item was closed since are dropped, in the stream
+    /// and in the final object alike.
+    pub fn route(&self, i: usize, open_call: Option<usize>, arguments: &str) -> Route {
+        match self.calls[i].slot {
+            Some(slot) if open_call == Some(slot) => Route::Append(slot),
+            Some(_) => Route::Drop,
+            None if arguments.is_empty() => Route::Drop,
+            None => Route::Open,
+        }
+    }
+
+    /// Call `i`'s id: the worker's, or `PREFIX_BASE_i` when it gave none.
+    pub fn id(&self, i: usize, prefix: &str, base: &str) -> String {
+        match &self.calls[i].id {
+            id if id.is_empty() => format!("{prefix}_{base}_{i}"),
+            id => id.clone(),
+        }
+    }
+
     /// Indices of calls not yet opened, in order.
     pub fn unopened(&self) -> Vec<usize> {
         (0..self.calls.len())
@@ -149,6 +201,16 @@ impl Calls {
         let c = &self.calls[i];
         !(c.id.is_empty() && c.name.is_empty() && c.arguments.is_empty())
     }
+}
+
+/// See [`Calls::route`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// Append to the call at this slot.
+    Append(usize),
+    /// Open the call's item, then append.
+    Open,
+    Drop,
 }
 
 /// The part of an id after its prefix (`resp_abc` → `abc`, `chatcmpl-abc` → `abc`), from which
@@ -175,12 +237,35 @@ pub(crate) fn parse_sse(bytes: &[u8]) -> Vec<(String, serde_json::Value)> {
         .collect()
 }
 
+/// Pieces for the renderers' tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::chat::FunctionCallDelta;
+pub(crate) mod pieces {
+    use super::{Billed, Piece};
+    use crate::chat::{FunctionCallDelta, ToolCallDelta};
+    use crate::codes::FinishReason;
 
-    fn piece(index: u32, id: Option<&str>, name: Option<&str>, args: &str) -> ToolCallDelta {
+    pub fn text(s: &str) -> Piece {
+        Piece::Delta {
+            content: Some(s.into()),
+            reasoning: None,
+            tool_calls: None,
+        }
+    }
+
+    pub fn thought(s: &str) -> Piece {
+        Piece::Delta {
+            content: None,
+            reasoning: Some(s.into()),
+            tool_calls: None,
+        }
+    }
+
+    pub fn call_delta(
+        index: u32,
+        id: Option<&str>,
+        name: Option<&str>,
+        args: &str,
+    ) -> ToolCallDelta {
         ToolCallDelta {
             index,
             id: id.map(str::to_owned),
@@ -191,6 +276,57 @@ mod tests {
             }),
         }
     }
+
+    pub fn call(index: u32, id: Option<&str>, name: Option<&str>, args: &str) -> Piece {
+        Piece::Delta {
+            content: None,
+            reasoning: None,
+            tool_calls: Some(vec![call_delta(index, id, name, args)]),
+        }
+    }
+
+    /// Compares with the golden file `tests/golden/NAME`, which the SDK checks (tests/e2e)
+    /// read; `SHOAL_UPDATE_GOLDEN=1` rewrites it.
+    pub fn golden(name: &str, bytes: &[u8]) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(name);
+        if std::env::var_os("SHOAL_UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, bytes).unwrap();
+        }
+        let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            String::from_utf8_lossy(bytes),
+            String::from_utf8_lossy(&want),
+            "{name} differs from its golden file"
+        );
+    }
+
+    /// `NAME.sse` and `NAME.json`: a stream and the whole object of the same answer.
+    pub fn golden_pair(name: &str, bytes: &[u8], whole: &impl serde::Serialize) {
+        golden(&format!("{name}.sse"), bytes);
+        golden(
+            &format!("{name}.json"),
+            &serde_json::to_vec_pretty(whole).unwrap(),
+        );
+    }
+
+    pub fn done(finish_reason: FinishReason, input: u64, output: u64, reasoning: u64) -> Piece {
+        Piece::Done {
+            finish_reason,
+            usage: Billed {
+                input_tokens: input,
+                output_tokens: output,
+                reasoning_tokens: reasoning,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pieces::call_delta as piece;
+    use super::*;
 
     #[test]
     fn calls_gather_by_index_and_drop_what_is_past_the_bound() {
@@ -212,6 +348,22 @@ mod tests {
             None
         );
         assert_eq!(calls.calls.len(), 2);
+    }
+
+    #[test]
+    fn pieces_of_a_call_go_to_its_open_item_only() {
+        let mut calls = Calls::default();
+        calls.take(piece(0, None, Some("f"), ""));
+        assert_eq!(
+            calls.route(0, None, ""),
+            Route::Drop,
+            "no arguments yet: not opened"
+        );
+        assert_eq!(calls.route(0, None, "{"), Route::Open);
+        calls.calls[0].slot = Some(3);
+        assert_eq!(calls.route(0, Some(3), "}"), Route::Append(3));
+        assert_eq!(calls.route(0, None, "}"), Route::Drop, "closed since");
+        assert_eq!(calls.id(0, "call", "abc"), "call_abc_0");
     }
 
     #[test]

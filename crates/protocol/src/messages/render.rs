@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::object::{
     ContentBlock, Message, MessageUsage, MessagesErrorBody, MessagesErrorType, StopReason,
 };
-use crate::answer::{id_suffix, write_sse, Billed, Calls, Failure, Piece};
+use crate::answer::{id_suffix, write_sse, Billed, Calls, Failure, Piece, Render, Route};
 use crate::chat::ToolCallDelta;
 use crate::codes::FinishReason;
 
@@ -99,24 +99,7 @@ impl MessageRenderer {
     /// The events one piece of the answer makes. Pieces after the end are ignored.
     pub fn push(&mut self, piece: Piece) -> Vec<u8> {
         if !self.ended {
-            match piece {
-                Piece::Delta {
-                    content,
-                    reasoning,
-                    tool_calls,
-                } => {
-                    self.append(Kind::Thinking, reasoning.unwrap_or_default());
-                    self.append(Kind::Text, content.unwrap_or_default());
-                    for delta in tool_calls.into_iter().flatten() {
-                        self.call_piece(delta);
-                    }
-                }
-                Piece::Done {
-                    finish_reason,
-                    usage,
-                } => self.done(finish_reason, usage),
-                Piece::Failed(failure) => self.failed(failure),
-            }
+            self.feed(piece);
         }
         std::mem::take(&mut self.out)
     }
@@ -177,38 +160,10 @@ impl MessageRenderer {
         self.emit(Event::ContentBlockDelta { index, delta });
     }
 
-    /// A piece of a tool call. A call is announced once its arguments begin (its name is
-    /// whole by then); pieces of a call whose block was already closed (another block opened
-    /// since) are dropped, in the stream and in the object alike.
-    fn call_piece(&mut self, delta: ToolCallDelta) {
-        let Some((i, arguments)) = self.calls.take(delta) else {
-            return;
-        };
-        let index = match (self.calls.calls[i].slot, self.open) {
-            (Some(slot), Some((open, Kind::Call(_)))) if open == slot => slot,
-            (Some(_), _) => return,
-            (None, _) if arguments.is_empty() => return,
-            (None, _) => self.open_call(i),
-        };
-        self.calls.calls[i].arguments.push_str(&arguments);
-        self.emit(Event::ContentBlockDelta {
-            index,
-            delta: Delta::InputJson {
-                partial_json: &arguments,
-            },
-        });
-    }
-
     fn open_call(&mut self, i: usize) -> usize {
-        let call = &self.calls.calls[i];
-        let id = if call.id.is_empty() {
-            format!("toolu_{}_{i}", self.base)
-        } else {
-            call.id.clone()
-        };
         let block = ContentBlock::ToolUse {
-            id,
-            name: call.name.clone(),
+            id: self.calls.id(i, "toolu", &self.base),
+            name: self.calls.calls[i].name.clone(),
             input: Value::Object(Default::default()),
         };
         let index = self.add(block, Kind::Call(i));
@@ -232,6 +187,39 @@ impl MessageRenderer {
             }
         }
         self.emit(Event::ContentBlockStop { index });
+    }
+}
+
+impl Render for MessageRenderer {
+    fn reasoning(&mut self, delta: String) {
+        self.append(Kind::Thinking, delta);
+    }
+
+    fn text(&mut self, delta: String) {
+        self.append(Kind::Text, delta);
+    }
+
+    /// A piece of a tool call, routed as [`Calls::route`] says.
+    fn call_piece(&mut self, delta: ToolCallDelta) {
+        let Some((i, arguments)) = self.calls.take(delta) else {
+            return;
+        };
+        let open_call = match self.open {
+            Some((index, Kind::Call(_))) => Some(index),
+            _ => None,
+        };
+        let index = match self.calls.route(i, open_call, &arguments) {
+            Route::Append(index) => index,
+            Route::Open => self.open_call(i),
+            Route::Drop => return,
+        };
+        self.calls.calls[i].arguments.push_str(&arguments);
+        self.emit(Event::ContentBlockDelta {
+            index,
+            delta: Delta::InputJson {
+                partial_json: &arguments,
+            },
+        });
     }
 
     fn done(&mut self, finish_reason: FinishReason, usage: Billed) {

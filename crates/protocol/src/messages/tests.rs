@@ -1,8 +1,8 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::answer::{parse_sse, Billed, Failure, Piece};
-use crate::chat::{FunctionCallDelta, ToolCallDelta};
+use crate::answer::pieces::{call, done, golden, golden_pair, text, thought};
+use crate::answer::{parse_sse, Failure, Piece};
 use crate::codes::{ErrorCode, FinishReason};
 use crate::parse::{parse_chat_request, InvalidRequest};
 use crate::worker::JobRequest;
@@ -269,44 +269,40 @@ fn messages_say_why_without_echoing_values() {
 
 #[test]
 fn every_field_name_has_a_described_path() {
-    let paths = [
-        "model",
-        "messages",
-        "system",
-        "max_tokens",
-        "stop_sequences",
-        "temperature",
-        "top_p",
-        "top_k",
-        "tools[].description",
-        "tools[].input_schema",
-        "tool_choice.type",
-        "tool_choice.disable_parallel_tool_use",
-        "thinking.budget_tokens",
-        "output_config.effort",
-        "output_config.format.schema",
-        "metadata.user_id",
-        "stream",
-        "mcp_servers",
-        "messages[].role",
-        "messages[].content",
-        "messages[].content[].type",
-        "messages[].content[].text",
-        "messages[].content[].source.media_type",
-        "messages[].content[].source.data",
-        "messages[].content[].id",
-        "messages[].content[].name",
-        "messages[].content[].input",
-        "messages[].content[].tool_use_id",
-        "messages[].content[].is_error",
-    ];
-    for name in validate::FIELDS {
-        let found = paths
-            .iter()
-            .filter(|p| validate::described(p))
-            .any(|p| p.split(['.', '[', ']']).any(|s| s == *name));
-        assert!(found, "{name} has no described path");
-    }
+    crate::parse::json_error::assert_described(
+        &validate::VOCABULARY,
+        &[
+            "model",
+            "messages",
+            "system",
+            "max_tokens",
+            "stop_sequences",
+            "temperature",
+            "top_p",
+            "top_k",
+            "tools[].description",
+            "tools[].input_schema",
+            "tool_choice.type",
+            "tool_choice.disable_parallel_tool_use",
+            "thinking.budget_tokens",
+            "output_config.effort",
+            "output_config.format.schema",
+            "metadata.user_id",
+            "stream",
+            "mcp_servers",
+            "messages[].role",
+            "messages[].content",
+            "messages[].content[].type",
+            "messages[].content[].text",
+            "messages[].content[].source.media_type",
+            "messages[].content[].source.data",
+            "messages[].content[].id",
+            "messages[].content[].name",
+            "messages[].content[].input",
+            "messages[].content[].tool_use_id",
+            "messages[].content[].is_error",
+        ],
+    );
 }
 
 fn chat_job(chat: Value) -> JobRequest {
@@ -441,49 +437,6 @@ fn error_types_follow_the_status() {
 
 // ---- rendering -------------------------------------------------------------------------------
 
-fn text(s: &str) -> Piece {
-    Piece::Delta {
-        content: Some(s.into()),
-        reasoning: None,
-        tool_calls: None,
-    }
-}
-
-fn thought(s: &str) -> Piece {
-    Piece::Delta {
-        content: None,
-        reasoning: Some(s.into()),
-        tool_calls: None,
-    }
-}
-
-fn call(index: u32, id: Option<&str>, name: Option<&str>, args: &str) -> Piece {
-    Piece::Delta {
-        content: None,
-        reasoning: None,
-        tool_calls: Some(vec![ToolCallDelta {
-            index,
-            id: id.map(str::to_owned),
-            r#type: None,
-            function: Some(FunctionCallDelta {
-                name: name.map(str::to_owned),
-                arguments: Some(args.to_owned()),
-            }),
-        }]),
-    }
-}
-
-fn done(finish_reason: FinishReason, input: u64, output: u64) -> Piece {
-    Piece::Done {
-        finish_reason,
-        usage: Billed {
-            input_tokens: input,
-            output_tokens: output,
-            reasoning_tokens: 0,
-        },
-    }
-}
-
 /// The SSE bytes of a whole stream, and the final message; the same pieces rendered whole
 /// give the same message.
 fn stream(pieces: Vec<Piece>) -> (Vec<u8>, Message) {
@@ -589,36 +542,12 @@ fn check_stream(bytes: &[u8], message: &Message) -> Vec<(String, Value)> {
     events
 }
 
-/// `NAME.sse` and `NAME.json`: a stream and the whole message of the same answer.
-fn golden_pair(name: &str, bytes: &[u8], message: &Message) {
-    golden(&format!("{name}.sse"), bytes);
-    golden(
-        &format!("{name}.json"),
-        &serde_json::to_vec_pretty(message).unwrap(),
-    );
-}
-
-fn golden(name: &str, bytes: &[u8]) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("SHOAL_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, bytes).unwrap();
-    }
-    let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_eq!(
-        String::from_utf8_lossy(bytes),
-        String::from_utf8_lossy(&want),
-        "{name} differs from its golden file"
-    );
-}
-
 #[test]
 fn a_text_answer_streams_as_one_text_block() {
     let (bytes, message) = stream(vec![
         text("Hello"),
         text(" world"),
-        done(FinishReason::Stop, 7, 2),
+        done(FinishReason::Stop, 7, 2, 0),
     ]);
     let events = check_stream(&bytes, &message);
     assert_eq!(events.len(), 8);
@@ -650,7 +579,7 @@ fn thinking_then_text_then_tool_use() {
         call(0, None, None, "{\"city\":"),
         call(0, None, None, "\"Paris\"}"),
         call(1, None, Some("get_weather"), ""),
-        done(FinishReason::ToolCalls, 30, 12),
+        done(FinishReason::ToolCalls, 30, 12, 0),
     ]);
     check_stream(&bytes, &message);
     assert_eq!(
@@ -683,27 +612,27 @@ fn thinking_then_text_then_tool_use() {
 fn stop_reasons() {
     for (pieces, want) in [
         (
-            vec![text("a"), done(FinishReason::Length, 1, 1)],
+            vec![text("a"), done(FinishReason::Length, 1, 1, 0)],
             StopReason::MaxTokens,
         ),
         (
-            vec![text("a"), done(FinishReason::ContentFilter, 1, 1)],
+            vec![text("a"), done(FinishReason::ContentFilter, 1, 1, 0)],
             StopReason::Refusal,
         ),
         (
             vec![
                 call(0, Some("c"), Some("f"), "{}"),
-                done(FinishReason::Stop, 1, 1),
+                done(FinishReason::Stop, 1, 1, 0),
             ],
             StopReason::ToolUse,
         ),
-        (vec![done(FinishReason::Stop, 1, 0)], StopReason::EndTurn),
+        (vec![done(FinishReason::Stop, 1, 0, 0)], StopReason::EndTurn),
     ] {
         let (bytes, message) = stream(pieces);
         check_stream(&bytes, &message);
         assert_eq!(message.stop_reason, Some(want));
     }
-    let (bytes, message) = stream(vec![text("Once"), done(FinishReason::Length, 3, 1)]);
+    let (bytes, message) = stream(vec![text("Once"), done(FinishReason::Length, 3, 1, 0)]);
     golden_pair("messages_max_tokens", &bytes, &message);
 }
 
@@ -739,7 +668,7 @@ fn a_whole_message_writes_no_events() {
     assert!(r
         .push(call(0, Some("c1"), Some("f"), "not json"))
         .is_empty());
-    assert!(r.push(done(FinishReason::ToolCalls, 4, 3)).is_empty());
+    assert!(r.push(done(FinishReason::ToolCalls, 4, 3, 0)).is_empty());
     let object = serde_json::to_value(r.message()).unwrap();
     assert_eq!(
         object,
@@ -763,7 +692,7 @@ fn one_call_goldens() {
         vec![
             call(0, Some("toolu_a"), Some("get_weather"), "{\"city\":"),
             call(0, None, None, "\"Paris\"}"),
-            done(FinishReason::ToolCalls, 12, 5),
+            done(FinishReason::ToolCalls, 12, 5, 0),
         ]
     };
     let (bytes, message) = stream(pieces());

@@ -309,7 +309,7 @@ const FIELD_NAMES: &[&str] = &[
     "disable_parallel_tool_use",
 ];
 
-const VOCABULARY: Vocabulary = Vocabulary {
+pub(super) const VOCABULARY: Vocabulary = Vocabulary {
     fields: FIELD_NAMES,
     expected,
 };
@@ -377,11 +377,3 @@ fn expected(path: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
-
-#[cfg(test)]
-pub(super) fn described(path: &str) -> bool {
-    expected(path).is_some()
-}
-
-#[cfg(test)]
-pub(super) const FIELDS: &[&str] = FIELD_NAMES;

@@ -289,6 +289,26 @@ fn expected(path: &str) -> Option<&'static str> {
     })
 }
 
+/// Every path in `paths` has a description, and every field name of `vocab` appears in one
+/// of them: no message about a known field falls back to the generic wording.
+#[cfg(test)]
+pub(crate) fn assert_described(vocab: &Vocabulary, paths: &[&str]) {
+    for path in paths {
+        assert!(
+            (vocab.expected)(path).is_some(),
+            "{path} has no description"
+        );
+    }
+    for name in vocab.fields {
+        assert!(
+            paths
+                .iter()
+                .any(|p| p.split(['.', '[', ']']).any(|s| s == *name)),
+            "{name} has no described path"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,17 +358,7 @@ mod tests {
             "logit_bias",
             "modalities",
         ];
-        for path in described {
-            assert!(expected(path).is_some(), "{path}");
-        }
-        for name in FIELD_NAMES {
-            assert!(
-                described
-                    .iter()
-                    .any(|p| p.split(['.', '[']).any(|s| s == *name)),
-                "{name} has no described path"
-            );
-        }
+        assert_described(&CHAT, &described);
     }
 
     #[test]

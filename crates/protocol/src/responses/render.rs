@@ -19,7 +19,7 @@ use super::object::{
 use super::request::{
     ResponsesRequest, ResponsesTool, ResponsesToolChoice, TextConfig, TextFormat,
 };
-use crate::answer::{id_suffix, write_sse, Billed, Calls, Failure, Piece};
+use crate::answer::{id_suffix, write_sse, Billed, Calls, Failure, Piece, Render, Route};
 use crate::chat::{ToolCallDelta, ToolChoiceMode};
 use crate::codes::FinishReason;
 
@@ -157,24 +157,7 @@ impl ResponseRenderer {
     /// The events one piece of the answer makes. Pieces after the end are ignored.
     pub fn push(&mut self, piece: Piece) -> Vec<u8> {
         if !self.ended {
-            match piece {
-                Piece::Delta {
-                    content,
-                    reasoning,
-                    tool_calls,
-                } => {
-                    self.reasoning(reasoning.unwrap_or_default());
-                    self.text(content.unwrap_or_default());
-                    for delta in tool_calls.into_iter().flatten() {
-                        self.call_piece(delta);
-                    }
-                }
-                Piece::Done {
-                    finish_reason,
-                    usage,
-                } => self.done(finish_reason, usage),
-                Piece::Failed(failure) => self.failed(failure),
-            }
+            self.feed(piece);
         }
         std::mem::take(&mut self.sink.out)
     }
@@ -200,27 +183,6 @@ impl ResponseRenderer {
         slot
     }
 
-    fn text(&mut self, delta: String) {
-        if delta.is_empty() {
-            return;
-        }
-        let slot = match self.open {
-            Some(Open::Message(slot)) => slot,
-            _ => self.open_message(),
-        };
-        let OutputItem::Message { id, content, .. } = &mut self.response.output[slot] else {
-            unreachable!("an open message slot holds a message");
-        };
-        content[0].text.push_str(&delta);
-        self.sink.emit(Event::OutputTextDelta {
-            item_id: id,
-            output_index: slot,
-            content_index: 0,
-            delta: &delta,
-            logprobs: &[],
-        });
-    }
-
     fn open_message(&mut self) -> usize {
         let slot = self.add(OutputItem::Message {
             id: self.item_id("msg"),
@@ -240,26 +202,6 @@ impl ResponseRenderer {
         });
         self.open = Some(Open::Message(slot));
         slot
-    }
-
-    fn reasoning(&mut self, delta: String) {
-        if delta.is_empty() {
-            return;
-        }
-        let slot = match self.open {
-            Some(Open::Reasoning(slot)) => slot,
-            _ => self.open_reasoning(),
-        };
-        let OutputItem::Reasoning { id, content, .. } = &mut self.response.output[slot] else {
-            unreachable!("an open reasoning slot holds reasoning");
-        };
-        content[0].text.push_str(&delta);
-        self.sink.emit(Event::ReasoningTextDelta {
-            item_id: id,
-            output_index: slot,
-            content_index: 0,
-            delta: &delta,
-        });
     }
 
     fn open_reasoning(&mut self) -> usize {
@@ -285,44 +227,11 @@ impl ResponseRenderer {
         slot
     }
 
-    /// A piece of a tool call. A call is announced once its arguments begin (its name is
-    /// whole by then); pieces of a call whose item was already closed (another item opened
-    /// since) are dropped, in the stream and in the object alike.
-    fn call_piece(&mut self, delta: ToolCallDelta) {
-        let Some((i, arguments)) = self.calls.take(delta) else {
-            return;
-        };
-        let slot = match (self.calls.calls[i].slot, self.open) {
-            (Some(slot), Some(Open::Call(open))) if open == slot => slot,
-            (Some(_), _) => return,
-            (None, _) if arguments.is_empty() => return,
-            (None, _) => self.open_call(i),
-        };
-        self.calls.calls[i].arguments.push_str(&arguments);
-        let OutputItem::FunctionCall {
-            id, arguments: a, ..
-        } = &mut self.response.output[slot]
-        else {
-            unreachable!("a call's slot holds a function call");
-        };
-        a.push_str(&arguments);
-        self.sink.emit(Event::FunctionCallArgumentsDelta {
-            item_id: id,
-            output_index: slot,
-            delta: &arguments,
-        });
-    }
-
     fn open_call(&mut self, i: usize) -> usize {
         let call = &self.calls.calls[i];
-        let call_id = if call.id.is_empty() {
-            format!("call_{}_{i}", self.base)
-        } else {
-            call.id.clone()
-        };
         let item = OutputItem::FunctionCall {
             id: self.item_id("fc"),
-            call_id,
+            call_id: self.calls.id(i, "call", &self.base),
             name: call.name.clone(),
             arguments: String::new(),
             status: ItemStatus::InProgress,
@@ -387,6 +296,78 @@ impl ResponseRenderer {
         self.sink.emit(Event::OutputItemDone {
             output_index: slot,
             item: &self.response.output[slot],
+        });
+    }
+}
+
+impl Render for ResponseRenderer {
+    fn text(&mut self, delta: String) {
+        if delta.is_empty() {
+            return;
+        }
+        let slot = match self.open {
+            Some(Open::Message(slot)) => slot,
+            _ => self.open_message(),
+        };
+        let OutputItem::Message { id, content, .. } = &mut self.response.output[slot] else {
+            unreachable!("an open message slot holds a message");
+        };
+        content[0].text.push_str(&delta);
+        self.sink.emit(Event::OutputTextDelta {
+            item_id: id,
+            output_index: slot,
+            content_index: 0,
+            delta: &delta,
+            logprobs: &[],
+        });
+    }
+
+    fn reasoning(&mut self, delta: String) {
+        if delta.is_empty() {
+            return;
+        }
+        let slot = match self.open {
+            Some(Open::Reasoning(slot)) => slot,
+            _ => self.open_reasoning(),
+        };
+        let OutputItem::Reasoning { id, content, .. } = &mut self.response.output[slot] else {
+            unreachable!("an open reasoning slot holds reasoning");
+        };
+        content[0].text.push_str(&delta);
+        self.sink.emit(Event::ReasoningTextDelta {
+            item_id: id,
+            output_index: slot,
+            content_index: 0,
+            delta: &delta,
+        });
+    }
+
+    /// A piece of a tool call, routed as [`Calls::route`] says.
+    fn call_piece(&mut self, delta: ToolCallDelta) {
+        let Some((i, arguments)) = self.calls.take(delta) else {
+            return;
+        };
+        let open_call = match self.open {
+            Some(Open::Call(slot)) => Some(slot),
+            _ => None,
+        };
+        let slot = match self.calls.route(i, open_call, &arguments) {
+            Route::Append(slot) => slot,
+            Route::Open => self.open_call(i),
+            Route::Drop => return,
+        };
+        self.calls.calls[i].arguments.push_str(&arguments);
+        let OutputItem::FunctionCall {
+            id, arguments: a, ..
+        } = &mut self.response.output[slot]
+        else {
+            unreachable!("a call's slot holds a function call");
+        };
+        a.push_str(&arguments);
+        self.sink.emit(Event::FunctionCallArgumentsDelta {
+            item_id: id,
+            output_index: slot,
+            delta: &arguments,
         });
     }
 

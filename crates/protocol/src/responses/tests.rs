@@ -1,8 +1,8 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::answer::{parse_sse, Billed, Failure, Piece};
-use crate::chat::{FunctionCallDelta, ToolCallDelta};
+use crate::answer::pieces::{call, done, golden, golden_pair, text, thought};
+use crate::answer::{parse_sse, Failure, Piece};
 use crate::codes::{ErrorCode, FinishReason};
 use crate::parse::parse_chat_request;
 use crate::worker::JobRequest;
@@ -233,8 +233,9 @@ fn messages_say_why_without_echoing_values() {
 
 #[test]
 fn every_field_name_has_a_described_path() {
-    for name in validate::FIELDS {
-        let found = [
+    crate::parse::json_error::assert_described(
+        &validate::VOCABULARY,
+        &[
             "model",
             "input",
             "input[].type",
@@ -272,12 +273,8 @@ fn every_field_name_has_a_described_path() {
             "previous_response_id",
             "background",
             "top_logprobs",
-        ]
-        .iter()
-        .filter(|p| validate::described(p))
-        .any(|p| p.split(['.', '[', ']']).any(|s| s == *name));
-        assert!(found, "{name} has no described path");
-    }
+        ],
+    );
 }
 
 /// The job a chat client sending `chat` would get.
@@ -376,49 +373,6 @@ fn the_caller_identity_never_reaches_the_job() {
 
 // ---- rendering -------------------------------------------------------------------------------
 
-fn text(s: &str) -> Piece {
-    Piece::Delta {
-        content: Some(s.into()),
-        reasoning: None,
-        tool_calls: None,
-    }
-}
-
-fn thought(s: &str) -> Piece {
-    Piece::Delta {
-        content: None,
-        reasoning: Some(s.into()),
-        tool_calls: None,
-    }
-}
-
-fn call(index: u32, id: Option<&str>, name: Option<&str>, args: &str) -> Piece {
-    Piece::Delta {
-        content: None,
-        reasoning: None,
-        tool_calls: Some(vec![ToolCallDelta {
-            index,
-            id: id.map(str::to_owned),
-            r#type: None,
-            function: Some(FunctionCallDelta {
-                name: name.map(str::to_owned),
-                arguments: Some(args.to_owned()),
-            }),
-        }]),
-    }
-}
-
-fn done(finish_reason: FinishReason, input: u64, output: u64, reasoning: u64) -> Piece {
-    Piece::Done {
-        finish_reason,
-        usage: Billed {
-            input_tokens: input,
-            output_tokens: output,
-            reasoning_tokens: reasoning,
-        },
-    }
-}
-
 fn renderer(body: Value, stream: bool) -> ResponseRenderer {
     let req = parse(&body).unwrap();
     ResponseRenderer::new(
@@ -501,32 +455,6 @@ fn check_stream(bytes: &[u8], object: &Response) -> Vec<(String, Value)> {
 
 fn names(events: &[(String, Value)]) -> Vec<&str> {
     events.iter().map(|(n, _)| n.as_str()).collect()
-}
-
-/// `NAME.sse` and `NAME.json`: a stream and the whole object of the same answer.
-fn golden_pair(name: &str, bytes: &[u8], object: &Response) {
-    golden(&format!("{name}.sse"), bytes);
-    golden(
-        &format!("{name}.json"),
-        &serde_json::to_vec_pretty(object).unwrap(),
-    );
-}
-
-/// Compares with the golden file `tests/golden/NAME`, which the SDK checks (tests/e2e) read;
-/// `SHOAL_UPDATE_GOLDEN=1` rewrites it.
-fn golden(name: &str, bytes: &[u8]) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("SHOAL_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, bytes).unwrap();
-    }
-    let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_eq!(
-        String::from_utf8_lossy(bytes),
-        String::from_utf8_lossy(&want),
-        "{name} differs from its golden file"
-    );
 }
 
 #[test]

@@ -339,7 +339,7 @@ const FIELD_NAMES: &[&str] = &[
     "schema",
 ];
 
-const VOCABULARY: Vocabulary = Vocabulary {
+pub(super) const VOCABULARY: Vocabulary = Vocabulary {
     fields: FIELD_NAMES,
     expected,
 };
@@ -417,11 +417,3 @@ fn expected(path: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
-
-#[cfg(test)]
-pub(super) fn described(path: &str) -> bool {
-    expected(path).is_some()
-}
-
-#[cfg(test)]
-pub(super) const FIELDS: &[&str] = FIELD_NAMES;
