@@ -699,3 +699,15 @@ fn one_call_goldens() {
     check_stream(&bytes, &message);
     golden_pair("messages_one_call", &bytes, &message);
 }
+
+#[test]
+fn a_keep_alive_ping_only_on_a_stream() {
+    let mut r = MessageRenderer::new("msg_0001".into(), "m".into(), true);
+    r.start();
+    assert_eq!(
+        r.ping(),
+        b"event: ping\ndata: {\"type\":\"ping\"}\n\n".to_vec()
+    );
+    let mut whole = MessageRenderer::new("msg_0001".into(), "m".into(), false);
+    assert!(whole.ping().is_empty());
+}
