@@ -62,6 +62,19 @@ def wait_for(condition: Callable[[], object], timeout: float, what: str, interva
         time.sleep(interval)
 
 
+def settled(gateway: "Gateway", key: str, timeout: float = 10.0) -> dict:
+    """The balance once nothing is held any more."""
+    return wait_for(lambda: (lambda b: b if b["credits_held"] == 0 else None)(gateway.balance(key)),
+                    timeout, "credits_held to return to 0")
+
+
+def one_request(upstream: "Upstream", nonce: str) -> dict:
+    """The one request the upstream received for this test (found by its nonce)."""
+    reqs = upstream.requests(containing=nonce)
+    assert len(reqs) == 1, f"the upstream saw {len(reqs)} requests for this test, expected 1"
+    return reqs[0]
+
+
 def tail(path: Path, lines: int = 40) -> str:
     try:
         text = Path(path).read_text(errors="replace")

@@ -28,8 +28,9 @@ if ! cmp -s "$req" "$stamp" 2>/dev/null; then
 fi
 
 # The node packages the suite drives, each installed from its lock file while that is
-# unchanged: openai-node (test_node_sdk.py), anvil and solc-js (test_deposits.py, a local EVM
-# chain), playwright-core (test_browser.py and the dashboard's pages).
+# unchanged: openai-node, the AI SDK and @anthropic-ai/sdk (test_node_sdk.py, test_api_shapes.py),
+# anvil and solc-js (test_deposits.py, a local EVM chain), playwright-core (test_browser.py and
+# the dashboard's pages).
 npm_ci_once() {
   local dir=$1 stamp=$1/node_modules/.e2e-package-lock
   if command -v npm >/dev/null && ! cmp -s "$dir/package-lock.json" "$stamp" 2>/dev/null; then
@@ -40,5 +41,10 @@ npm_ci_once() {
 npm_ci_once tests/e2e/node
 npm_ci_once tests/e2e/chain
 npm_ci_once tests/e2e/browser
+# Claude Code and Codex CLI (test_api_shapes.py, test_messages.py, test_responses.py): native
+# binaries of about 0.5 GB, so only on request; their tests skip, saying so, when absent.
+if [ "${SHOAL_E2E_AGENT_CLIS:-0}" = 1 ]; then
+  npm_ci_once tests/e2e/agents
+fi
 
 exec "$venv/bin/python" -m pytest -q tests/e2e "$@"

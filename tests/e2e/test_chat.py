@@ -19,7 +19,7 @@ import httpx
 import openai
 import pytest
 
-from harness import Proc, credits_for, wait_for
+from harness import Proc, credits_for, one_request, settled, wait_for
 from upstream import THINKING, count_prompt_tokens, tool_arguments
 
 LARGE = "large-27b-uncensored"
@@ -97,18 +97,6 @@ def without_nulls(value):
     if isinstance(value, list):
         return [without_nulls(v) for v in value]
     return value
-
-
-def settled(gateway, key, timeout=10.0) -> dict:
-    """The balance once nothing is held any more."""
-    return wait_for(lambda: (lambda b: b if b["credits_held"] == 0 else None)(gateway.balance(key)),
-                    timeout, "credits_held to return to 0")
-
-
-def one_request(upstream, nonce) -> dict:
-    reqs = upstream.requests(containing=nonce)
-    assert len(reqs) == 1, f"the upstream saw {len(reqs)} requests for this test, expected 1"
-    return reqs[0]
 
 
 def raw_sse(gateway, key, body) -> list:

@@ -31,6 +31,7 @@ Behaviour is scripted by directives in the text of the LAST user message:
     [[drop-after N]]  N content chunks, then the connection is cut (no finish, no [DONE])
     [[echo-image]]    "images=N data=yes,no,…" (does each image URL start with `data:image/`)
     [[shout]]         the user text (directives removed) in upper case
+    [[echo]]          the user text (directives removed) as it is (a JSON answer, say)
     [[overreport N]]  the usage claims N prompt, N completion and N reasoning tokens (a
                       dishonest worker), whatever was sent
 
@@ -330,6 +331,8 @@ class Handler(BaseHTTPRequestHandler):
             delay = SLOW_INTERVAL_S
         elif "shout" in d:
             pieces = [("content", p) for p in word_pieces(plain.upper() or "NOTHING")]
+        elif "echo" in d:
+            pieces = [("content", p) for p in word_pieces(plain or "nothing")]
         else:
             pieces = [("content", p) for p in word_pieces(f"Hello from upstream {self.state.name}.")]
 

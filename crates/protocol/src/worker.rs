@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::chat::{ChatMessage, Stop, Tool, ToolCallDelta, ToolChoice};
+use crate::chat::{ChatCompletionRequest, ChatMessage, Stop, Tool, ToolCallDelta, ToolChoice};
 pub use crate::codes::{ErrorCode, FinishReason};
 
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -70,6 +70,32 @@ pub struct JobRequest {
     pub response_format: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<String>,
+}
+
+impl JobRequest {
+    /// The generation input of a validated chat request, and nothing else: the client's
+    /// `user` (and the key and account, which the request never held) have no field to go
+    /// into. `max_tokens` is the output limit the gateway settled on. The history is first
+    /// rewritten into the forms every worker knows
+    /// ([`ChatCompletionRequest::normalize_for_workers`]).
+    pub fn from_chat(mut req: ChatCompletionRequest, max_tokens: u32) -> Self {
+        req.normalize_for_workers();
+        JobRequest {
+            messages: req.messages,
+            tools: req.tools,
+            tool_choice: req.tool_choice,
+            parallel_tool_calls: req.parallel_tool_calls,
+            temperature: req.temperature,
+            top_p: req.top_p,
+            max_tokens,
+            stop: req.stop,
+            seed: req.seed,
+            presence_penalty: req.presence_penalty,
+            frequency_penalty: req.frequency_penalty,
+            response_format: req.response_format,
+            reasoning_effort: req.reasoning_effort,
+        }
+    }
 }
 
 /// Token counts of a finished job, as the worker measured them.

@@ -5,7 +5,9 @@
 //! `message` or `param` may contain it.
 
 use serde_json::{json, Value};
-use shoal_protocol::parse_chat_request;
+use shoal_protocol::messages::{parse_count_tokens_request, parse_messages_request};
+use shoal_protocol::responses::parse_responses_request;
+use shoal_protocol::{parse_chat_request, InvalidRequest};
 
 const CANARY: &str = "CANARY-7f3a";
 
@@ -97,9 +99,96 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
     }
 }
 
-fn assert_clean(body: &[u8], counts: &mut (usize, usize)) {
-    match parse_chat_request(body) {
-        Ok(_) => counts.0 += 1,
+/// A request parser: chat's or another route's.
+type Parser = fn(&[u8]) -> Result<(), InvalidRequest>;
+
+fn chat(body: &[u8]) -> Result<(), InvalidRequest> {
+    parse_chat_request(body).map(drop)
+}
+
+fn responses(body: &[u8]) -> Result<(), InvalidRequest> {
+    parse_responses_request(body).map(drop)
+}
+
+fn messages(body: &[u8]) -> Result<(), InvalidRequest> {
+    parse_messages_request(body).map(drop)
+}
+
+fn count_tokens(body: &[u8]) -> Result<(), InvalidRequest> {
+    parse_count_tokens_request(body).map(drop)
+}
+
+/// Valid requests of the Responses and Messages routes with a value in every position.
+fn other_bases() -> Vec<(Parser, Value)> {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    let responses_body = json!({
+        "model": "large-27b-uncensored",
+        "instructions": "secret instructions",
+        "input": [
+            {"role": "user", "content": [
+                {"type": "input_text", "text": "secret question"},
+                {"type": "input_image", "image_url": format!("data:image/png;base64,{png}"), "detail": "auto"}]},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "secret answer"}]},
+            {"type": "function_call", "call_id": "call_1", "name": "lookup", "arguments": "{\"q\":\"x\"}"},
+            {"type": "function_call_output", "call_id": "call_1", "output": "secret result"}
+        ],
+        "tools": [{"type": "function", "name": "lookup", "description": "d", "strict": false,
+                   "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}],
+        "tool_choice": {"type": "function", "name": "lookup"},
+        "text": {"format": {"type": "json_schema", "name": "out", "schema": {"type": "object"}}},
+        "reasoning": {"effort": "low"},
+        "max_output_tokens": 10, "temperature": 1, "top_p": 0.5, "parallel_tool_calls": true,
+        "stream": true, "store": false, "include": ["reasoning.encrypted_content"],
+        "truncation": "disabled", "metadata": {"k": "v"}, "user": "u"
+    });
+    let messages_body = json!({
+        "model": "large-27b-uncensored",
+        "max_tokens": 10,
+        "system": [{"type": "text", "text": "secret system"}],
+        "messages": [
+            {"role": "user", "content": [
+                {"type": "text", "text": "secret question"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}}]},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "secret thought", "signature": "s"},
+                {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"q": "x"}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "secret result"}], "is_error": false}]}
+        ],
+        "tools": [{"name": "lookup", "description": "d", "input_schema": {"type": "object"}}],
+        "tool_choice": {"type": "tool", "name": "lookup", "disable_parallel_tool_use": true},
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "output_config": {"effort": "low", "format": {"type": "json_schema", "schema": {"type": "object"}}},
+        "stop_sequences": ["a"], "temperature": 1, "top_p": 0.5, "stream": true,
+        "metadata": {"user_id": "u"}
+    });
+    let mut count_body = messages_body.clone();
+    count_body.as_object_mut().unwrap().remove("max_tokens");
+    vec![
+        (responses as Parser, responses_body),
+        (
+            responses,
+            json!({"model": "m", "input": "hi", "tool_choice": "auto"}),
+        ),
+        (messages, messages_body),
+        (
+            messages,
+            json!({"model": "m", "max_tokens": 1, "system": "s", "messages": [{"role": "user", "content": "hi"}]}),
+        ),
+        (count_tokens, count_body),
+    ]
+}
+
+/// Every base request, with the parser it goes to.
+fn all_bases() -> Vec<(Parser, Value)> {
+    let mut all: Vec<(Parser, Value)> = bases().into_iter().map(|b| (chat as Parser, b)).collect();
+    all.extend(other_bases());
+    all
+}
+
+fn assert_clean(parse: Parser, body: &[u8], counts: &mut (usize, usize)) {
+    match parse(body) {
+        Ok(()) => counts.0 += 1,
         Err(e) => {
             counts.1 += 1;
             for text in [
@@ -123,7 +212,11 @@ fn assert_clean(body: &[u8], counts: &mut (usize, usize)) {
 #[test]
 fn canary_in_every_value_position_is_never_echoed() {
     let mut counts = (0, 0);
-    for base in bases() {
+    for (parse, base) in all_bases() {
+        assert_eq!(
+            parse(&serde_json::to_vec(&base).unwrap()).map_err(|e| e.message),
+            Ok(())
+        );
         let mut all = Vec::new();
         pointers(&base, String::new(), &mut all);
         for pointer in &all {
@@ -134,13 +227,13 @@ fn canary_in_every_value_position_is_never_echoed() {
                 } else {
                     *body.pointer_mut(pointer).unwrap() = poison.clone();
                 }
-                assert_clean(&serde_json::to_vec(&body).unwrap(), &mut counts);
+                assert_clean(parse, &serde_json::to_vec(&body).unwrap(), &mut counts);
 
                 // The same poison as an extra key of the object at this position.
                 let mut body = base.clone();
                 if let Some(Value::Object(map)) = body.pointer_mut(pointer) {
                     map.insert(CANARY.into(), poison.clone());
-                    assert_clean(&serde_json::to_vec(&body).unwrap(), &mut counts);
+                    assert_clean(parse, &serde_json::to_vec(&body).unwrap(), &mut counts);
                 }
             }
         }
@@ -152,7 +245,7 @@ fn canary_in_every_value_position_is_never_echoed() {
 #[test]
 fn canary_around_json_syntax_errors_is_never_echoed() {
     let mut counts = (0, 0);
-    for base in bases() {
+    for (parse, base) in all_bases() {
         // The canary in every string, then the text cut or corrupted at every position.
         let text = serde_json::to_string(&base)
             .unwrap()
@@ -161,10 +254,10 @@ fn canary_around_json_syntax_errors_is_never_echoed() {
             .replace("\"lookup\"", &format!("\"{CANARY}\""))
             .replace("\"call_1\"", &format!("\"{CANARY}\""));
         for cut in (0..text.len()).filter(|i| text.is_char_boundary(*i)) {
-            assert_clean(&text.as_bytes()[..cut], &mut counts);
+            assert_clean(parse, &text.as_bytes()[..cut], &mut counts);
             for insert in ["\"", "}", "]", ",", ":", "\\", "\u{1}", "nul", " 1 "] {
                 let corrupted = format!("{}{insert}{}", &text[..cut], &text[cut..]);
-                assert_clean(corrupted.as_bytes(), &mut counts);
+                assert_clean(parse, corrupted.as_bytes(), &mut counts);
             }
         }
     }
@@ -203,7 +296,7 @@ fn canary_in_named_rules_is_never_echoed() {
     ];
     let mut counts = (0, 0);
     for body in bodies {
-        assert_clean(&serde_json::to_vec(&body).unwrap(), &mut counts);
+        assert_clean(chat, &serde_json::to_vec(&body).unwrap(), &mut counts);
     }
     assert_eq!(counts.0, 0, "every body above is invalid");
 }

@@ -12,6 +12,8 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use crate::parse::MissingField;
+
 /// A chat completion request.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -310,17 +312,6 @@ enum PartKind {
     Text,
     ImageUrl,
     Refusal,
-}
-
-/// Says which field a part lacks, worded like serde's own `missing field` so the parser
-/// reports it the same way.
-#[derive(Debug)]
-struct MissingField(&'static str);
-
-impl fmt::Display for MissingField {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "missing field `{}`", self.0)
-    }
 }
 
 impl TryFrom<RawContentPart> for ContentPart {

@@ -5,13 +5,30 @@
 //! unknown key shows as `?`), serde's syntax messages are used only when they are on a list of
 //! fixed texts, and field names from `missing field` only when they are ours. Everything else
 //! is written here.
+//!
+//! Each request type brings its own [`Vocabulary`]: the field names its paths may print and
+//! what each field takes. The chat request's is [`CHAT`].
 
 use serde_json::error::Category;
 use serde_path_to_error::Segment;
 
 use super::InvalidRequest;
 
-/// Every field name of the request types. A path key outside this list is not printed.
+/// The words an error message about one request type may use.
+pub(crate) struct Vocabulary {
+    /// Every field name of the request's types. A path key outside this list is not printed.
+    pub fields: &'static [&'static str],
+    /// What the field at a normalized path (`messages[].content`) takes, in words.
+    pub expected: fn(&str) -> Option<&'static str>,
+}
+
+/// The chat completion request's vocabulary.
+pub(crate) const CHAT: Vocabulary = Vocabulary {
+    fields: FIELD_NAMES,
+    expected,
+};
+
+/// Every field name of the chat request types.
 const FIELD_NAMES: &[&str] = &[
     "model",
     "messages",
@@ -83,9 +100,10 @@ const SYNTAX_MESSAGES: &[&str] = &[
 ];
 
 /// Describes a failed typed parse of `body`.
-pub(super) fn describe(
+pub(crate) fn describe(
     err: serde_path_to_error::Error<serde_json::Error>,
     body: &[u8],
+    vocab: &Vocabulary,
 ) -> InvalidRequest {
     let inner = err.inner();
     // serde_json reports some type mismatches as syntax errors (a number where an enum's
@@ -109,8 +127,8 @@ pub(super) fn describe(
             .strip_prefix(prefix)
             .and_then(|rest| rest.strip_suffix('`'))
         {
-            if let Some(name) = known_field(name) {
-                let param = join(&path_string(&segments, false), name);
+            if let Some(name) = known_field(vocab, name) {
+                let param = join(&path_string(vocab, &segments, false), name);
                 let message = format!("{what} `{param}`");
                 return InvalidRequest::new(param, message);
             }
@@ -120,15 +138,15 @@ pub(super) fn describe(
     if segments.is_empty() {
         return InvalidRequest::body("request body must be a JSON object");
     }
-    let param = path_string(&segments, false);
-    let message = match expected(&path_string(&segments, true)) {
+    let param = path_string(vocab, &segments, false);
+    let message = match (vocab.expected)(&path_string(vocab, &segments, true)) {
         Some(expected) => format!("invalid `{param}`: expected {expected}"),
         None => format!("invalid `{param}`: wrong type or value"),
     };
     InvalidRequest::new(param, message)
 }
 
-pub(super) fn describe_syntax(err: serde_json::Error) -> InvalidRequest {
+pub(crate) fn describe_syntax(err: serde_json::Error) -> InvalidRequest {
     let (line, column) = (err.line(), err.column());
     let message = serde_message(&err);
     let reason = SYNTAX_MESSAGES.iter().find(|m| **m == message);
@@ -146,7 +164,7 @@ pub(super) fn describe_syntax(err: serde_json::Error) -> InvalidRequest {
 }
 
 /// Whether `body` is valid JSON. (Not `IgnoredAny`: it lets lone surrogate escapes through.)
-pub(super) fn is_json(body: &[u8]) -> bool {
+pub(crate) fn is_json(body: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(body).is_ok()
 }
 
@@ -160,13 +178,13 @@ fn serde_message(err: &serde_json::Error) -> String {
     }
 }
 
-fn known_field(name: &str) -> Option<&'static str> {
-    FIELD_NAMES.iter().copied().find(|f| *f == name)
+fn known_field(vocab: &Vocabulary, name: &str) -> Option<&'static str> {
+    vocab.fields.iter().copied().find(|f| *f == name)
 }
 
 /// `messages[0].content`, or with `normalized` `messages[].content` (for looking up what a
 /// field takes).
-fn path_string(segments: &[&Segment], normalized: bool) -> String {
+fn path_string(vocab: &Vocabulary, segments: &[&Segment], normalized: bool) -> String {
     let mut out = String::new();
     for segment in segments {
         match segment {
@@ -176,7 +194,7 @@ fn path_string(segments: &[&Segment], normalized: bool) -> String {
                 if !out.is_empty() {
                     out.push('.');
                 }
-                out.push_str(known_field(key).unwrap_or("?"));
+                out.push_str(known_field(vocab, key).unwrap_or("?"));
             }
             // Only externally tagged enums make these; our types have none.
             Segment::Enum { .. } | Segment::Unknown => {
@@ -198,11 +216,11 @@ fn join(path: &str, field: &str) -> String {
     }
 }
 
-const NUMBER_0_2: &str = "a number from 0 to 2";
+pub(crate) const NUMBER_0_2: &str = "a number from 0 to 2";
 const NUMBER_PENALTY: &str = "a number from -2 to 2";
-const POSITIVE_INTEGER: &str = "an integer of at least 1";
+pub(crate) const POSITIVE_INTEGER: &str = "an integer of at least 1";
 
-/// What the field at a normalized path takes, in words.
+/// What the field at a normalized chat path takes, in words.
 fn expected(path: &str) -> Option<&'static str> {
     Some(match path {
         "model" => "a model id (string)",
@@ -271,6 +289,26 @@ fn expected(path: &str) -> Option<&'static str> {
     })
 }
 
+/// Every path in `paths` has a description, and every field name of `vocab` appears in one
+/// of them: no message about a known field falls back to the generic wording.
+#[cfg(test)]
+pub(crate) fn assert_described(vocab: &Vocabulary, paths: &[&str]) {
+    for path in paths {
+        assert!(
+            (vocab.expected)(path).is_some(),
+            "{path} has no description"
+        );
+    }
+    for name in vocab.fields {
+        assert!(
+            paths
+                .iter()
+                .any(|p| p.split(['.', '[', ']']).any(|s| s == *name)),
+            "{name} has no described path"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,17 +358,7 @@ mod tests {
             "logit_bias",
             "modalities",
         ];
-        for path in described {
-            assert!(expected(path).is_some(), "{path}");
-        }
-        for name in FIELD_NAMES {
-            assert!(
-                described
-                    .iter()
-                    .any(|p| p.split(['.', '[']).any(|s| s == *name)),
-                "{name} has no described path"
-            );
-        }
+        assert_described(&CHAT, &described);
     }
 
     #[test]

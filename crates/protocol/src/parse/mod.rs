@@ -21,12 +21,16 @@
 //! the message is rebuilt from the field path, whose names come from our own types, and a fixed
 //! description of what the field takes.
 
-mod json_error;
+pub(crate) mod json_error;
 mod validate;
 
+use serde::de::DeserializeOwned;
+
 use crate::chat::ChatCompletionRequest;
+use json_error::Vocabulary;
 
 pub use validate::MAX_STOP_SEQUENCES;
+pub(crate) use validate::{check_image_url, is_valid_tool_name};
 
 /// Why a request body was refused: a 400 with `param` and `message`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -55,10 +59,72 @@ impl InvalidRequest {
     }
 }
 
+/// Says which field a tagged object lacks for its `type`, worded like serde's own `missing
+/// field` so the parser reports it the same way: a request type that reads a tagged union
+/// through a flat "raw" struct (to keep field paths in errors) fails its `TryFrom` with it.
+#[derive(Debug)]
+pub(crate) struct MissingField(pub &'static str);
+
+impl std::fmt::Display for MissingField {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "missing field `{}`", self.0)
+    }
+}
+
+/// A field that is either a string or an array (`input`, `content`, `system`, ...), read
+/// without losing the path of an element in error messages. Request types convert from it
+/// with `#[serde(from = "TextOr<T>")]`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TextOr<T> {
+    Text(String),
+    List(Vec<T>),
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for TextOr<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, SeqAccess, Visitor};
+        struct TextOrVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for TextOrVisitor<T> {
+            type Value = TextOr<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or an array")
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(TextOr::Text(v.to_owned()))
+            }
+            fn visit_string<E: Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(TextOr::Text(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                // The body's size limit bounds the array; the hint only sizes the first
+                // allocation.
+                let mut all = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+                while let Some(item) = seq.next_element::<T>()? {
+                    all.push(item);
+                }
+                Ok(TextOr::List(all))
+            }
+        }
+        deserializer.deserialize_any(TextOrVisitor(std::marker::PhantomData))
+    }
+}
+
 /// Parses and validates a chat completion request body.
 ///
 /// Unknown fields are ignored (SDKs send extras). A leading UTF-8 byte-order mark is skipped.
 pub fn parse_chat_request(body: &[u8]) -> Result<ChatCompletionRequest, InvalidRequest> {
+    let request: ChatCompletionRequest = parse_body(body, &json_error::CHAT)?;
+    request.validate()?;
+    Ok(request)
+}
+
+/// A request body read as `T`: a JSON object (a leading UTF-8 byte-order mark skipped), every
+/// failure described in `vocab`'s words without a value from the body. Shapes only: the
+/// caller applies its semantic rules.
+pub(crate) fn parse_body<T: DeserializeOwned>(
+    body: &[u8],
+    vocab: &Vocabulary,
+) -> Result<T, InvalidRequest> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(InvalidRequest::body(
@@ -70,10 +136,9 @@ pub fn parse_chat_request(body: &[u8]) -> Result<ChatCompletionRequest, InvalidR
         return Err(InvalidRequest::body("request body must be a JSON object"));
     }
     let mut de = serde_json::Deserializer::from_slice(body);
-    let request: ChatCompletionRequest =
-        serde_path_to_error::deserialize(&mut de).map_err(|e| json_error::describe(e, body))?;
+    let request: T = serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| json_error::describe(e, body, vocab))?;
     de.end().map_err(json_error::describe_syntax)?;
-    request.validate()?;
     Ok(request)
 }
 

@@ -364,7 +364,7 @@ fn check_legacy_function(m: &ChatMessage, at: &dyn Fn(&str) -> String) -> Check 
 }
 
 /// `^[a-zA-Z0-9_-]{1,64}$`
-fn is_valid_tool_name(name: &str) -> bool {
+pub(crate) fn is_valid_tool_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && name
             .bytes()
