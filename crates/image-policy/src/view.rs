@@ -1,0 +1,314 @@
+//! The matcher's reading of a folded text: the token characters only, glued together, with a
+//! note at every byte offset of where a word boundary was and which letters stood for a run.
+//!
+//! Gluing the tokens is what lets one scan find a term written with spaces or punctuation
+//! between its letters ("n u d e", "ch_ild"), and the boundary notes are what the per-term
+//! boundary rules ([`crate::matcher`]) read. A run of one letter reads as one ("chiiild",
+//! "naaaked"); the letter keeps a note that it stood for a run, so that a term with a double
+//! letter ("teen") matches only where the text had one or more ("teen", "teeeen") and not
+//! where it had a single one ("ten").
+//!
+//! Leetspeak has two readings (`1`, `|` as `i` or as `l`) plus the plain one, in which digits
+//! stay digits ("r18"); the caller scans each reading that differs from the plain one.
+
+use unicode_normalization::char::is_combining_mark;
+
+/// A word boundary lies at this offset (before the character that starts here).
+const BOUNDARY: u8 = 1;
+/// The character that starts here stood for a run of one letter.
+const RUN: u8 = 2;
+
+/// How digits and symbols inside words are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leet {
+    /// Digits are digits; symbols separate words.
+    Plain,
+    /// Leetspeak, with `1`, `|` and `!` read as this letter.
+    Letters(char),
+}
+
+/// One word of the view: a byte range of [`View::text`].
+#[derive(Debug, Clone, Copy)]
+pub struct Token {
+    pub start: u32,
+    pub end: u32,
+    /// Clause punctuation (`,`, `;`, `.`, brackets, a line break …) stood before it.
+    pub clause_break: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct View {
+    pub text: String,
+    flags: Vec<u8>,
+    /// `boundaries_before[i]`: how many boundary offsets are below `i`.
+    boundaries_before: Vec<u32>,
+    pub tokens: Vec<Token>,
+    /// A leet character was read as a letter (so the other readings may differ).
+    pub leet_used: bool,
+    /// A `1`, `|` or `!` was read as a letter (the `l` reading differs from the `i` one).
+    pub one_used: bool,
+}
+
+impl View {
+    pub fn new(folded: &str, leet: Leet) -> View {
+        let mut b = Builder::default();
+        let mut rest = folded;
+        loop {
+            let trimmed = rest.trim_start_matches(is_space);
+            let gap = &rest[..rest.len() - trimmed.len()];
+            if !gap.is_empty() {
+                b.pending_boundary = true;
+                b.pending_clause |= gap.contains('\n');
+            }
+            if trimmed.is_empty() {
+                break;
+            }
+            let end = trimmed.find(is_space).unwrap_or(trimmed.len());
+            b.chunk(&trimmed[..end], leet);
+            rest = &trimmed[end..];
+        }
+        b.finish()
+    }
+
+    pub fn is_boundary(&self, offset: usize) -> bool {
+        self.flags[offset] & BOUNDARY != 0
+    }
+
+    pub fn is_run(&self, offset: usize) -> bool {
+        self.flags.get(offset).is_some_and(|f| f & RUN != 0)
+    }
+
+    /// Whether a boundary lies strictly inside `start..end`.
+    pub fn crosses(&self, start: usize, end: usize) -> bool {
+        end > start + 1 && self.boundaries_before[end] > self.boundaries_before[start + 1]
+    }
+
+    /// The index of the token that holds the byte at `offset`.
+    pub fn token_at(&self, offset: usize) -> usize {
+        let offset = offset as u32;
+        self.tokens
+            .partition_point(|t| t.start <= offset)
+            .saturating_sub(1)
+    }
+
+    pub fn token_text(&self, index: usize) -> &str {
+        let t = self.tokens[index];
+        &self.text[t.start as usize..t.end as usize]
+    }
+}
+
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{2800}'
+}
+
+fn is_clause_mark(c: char) -> bool {
+    matches!(
+        c,
+        ',' | ';'
+            | '.'
+            | ':'
+            | '!'
+            | '?'
+            | '|'
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '<'
+            | '>'
+            | '\n'
+            | '、'
+            | '。'
+            | '，'
+            | '；'
+            | '：'
+            | '！'
+            | '？'
+            | '«'
+            | '»'
+            | '"'
+            | '“'
+            | '”'
+            | '؛'
+            | '،'
+            | '؟'
+            | '।'
+    )
+}
+
+/// Scripts written without spaces between words: a term in them matches anywhere, and a
+/// change between them and other letters is a word boundary.
+pub fn is_spaceless(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}' | '\u{1000}'..='\u{109F}' | '\u{1100}'..='\u{11FF}'
+        | '\u{1780}'..='\u{17FF}' | '\u{3040}'..='\u{30FF}' | '\u{3130}'..='\u{318F}'
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{A960}'..='\u{A97F}'
+        | '\u{AC00}'..='\u{D7FF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3FFFF}')
+}
+
+/// Pictographs: each is a word of its own.
+pub fn is_emoji(c: char) -> bool {
+    matches!(c, '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}')
+}
+
+fn leet_letter(c: char, one_as: char) -> Option<char> {
+    Some(match c {
+        '0' => 'o',
+        '1' | '|' => one_as,
+        '!' => 'i',
+        '3' | '€' => 'e',
+        '4' | '@' => 'a',
+        '5' | '$' => 's',
+        '6' => 'g',
+        '7' | '+' => 't',
+        '8' => 'b',
+        '9' => 'g',
+        _ => return None,
+    })
+}
+
+#[derive(Default)]
+struct Builder {
+    out: View,
+    chars: Vec<char>,
+    last: Option<(char, usize)>,
+    token_start: usize,
+    token_clause: bool,
+    pending_boundary: bool,
+    pending_clause: bool,
+}
+
+impl Builder {
+    fn chunk(&mut self, chunk: &str, leet: Leet) {
+        let mut chars = std::mem::take(&mut self.chars);
+        chars.clear();
+        chars.extend(chunk.chars());
+        let has_letter = chars.iter().any(|c| c.is_alphabetic());
+        for (i, &c) in chars.iter().enumerate() {
+            match self.read(&chars, i, has_letter, leet) {
+                Some(r) if is_emoji(r) => {
+                    self.pending_boundary = true;
+                    self.emit(r);
+                    self.pending_boundary = true;
+                }
+                Some(r) => self.emit(r),
+                None => {
+                    self.pending_boundary = true;
+                    self.pending_clause |= is_clause_mark(c);
+                }
+            }
+        }
+        self.chars = chars;
+    }
+
+    /// What `chars[i]` reads as, or `None` where it separates words.
+    fn read(&mut self, chars: &[char], i: usize, has_letter: bool, leet: Leet) -> Option<char> {
+        let c = chars[i];
+        if c.is_alphabetic() || is_combining_mark(c) || is_emoji(c) {
+            return Some(c);
+        }
+        let Leet::Letters(one_as) = leet else {
+            return c.is_ascii_digit().then_some(c);
+        };
+        let letter = if has_letter {
+            leet_letter(c, one_as)
+        } else {
+            None
+        };
+        let Some(letter) = letter else {
+            return c.is_ascii_digit().then_some(c);
+        };
+        let word_char = |j: Option<&char>| {
+            j.is_some_and(|&d| d.is_alphabetic() || leet_letter(d, one_as).is_some())
+        };
+        let before = word_char(i.checked_sub(1).and_then(|j| chars.get(j)));
+        let after = word_char(chars.get(i + 1));
+        let take = if c.is_ascii_digit() {
+            digit_run(chars, i) <= 2 && (before || after)
+        } else if matches!(c, '$' | '@' | '€') {
+            after
+        } else {
+            before && after
+        };
+        if !take {
+            return c.is_ascii_digit().then_some(c);
+        }
+        self.out.leet_used = true;
+        self.out.one_used |= matches!(c, '1' | '|');
+        Some(letter)
+    }
+
+    fn emit(&mut self, c: char) {
+        let offset = self.out.text.len();
+        if self.out.flags.is_empty() {
+            self.out.flags.push(0);
+        }
+        if let Some((last, last_offset)) = self.last {
+            if is_spaceless(last) != is_spaceless(c) || is_emoji(last) {
+                self.pending_boundary = true;
+            }
+            if last == c && !c.is_ascii_digit() && !is_emoji(c) {
+                // A run: the letter stays once; a boundary inside the run lies on both sides
+                // of it, and the two words share it.
+                self.out.flags[last_offset] |= RUN;
+                if self.pending_boundary {
+                    self.out.flags[last_offset] |= BOUNDARY;
+                    self.out.flags[offset] |= BOUNDARY;
+                    self.start_token(offset, last_offset);
+                }
+                return;
+            }
+        }
+        if self.pending_boundary || offset == 0 {
+            self.out.flags[offset] |= BOUNDARY;
+            self.start_token(offset, offset);
+        }
+        self.out.text.push(c);
+        self.out.flags.resize(self.out.text.len() + 1, 0);
+        self.last = Some((c, offset));
+    }
+
+    /// Ends the current token at `end` and starts the next at `start`.
+    fn start_token(&mut self, end: usize, start: usize) {
+        if end > self.token_start {
+            self.out.tokens.push(Token {
+                start: self.token_start as u32,
+                end: end as u32,
+                clause_break: self.token_clause,
+            });
+        }
+        self.token_start = start;
+        self.token_clause = std::mem::take(&mut self.pending_clause);
+        self.pending_boundary = false;
+    }
+
+    fn finish(mut self) -> View {
+        let len = self.out.text.len();
+        self.start_token(len, len);
+        self.out.flags.resize(len + 1, 0);
+        self.out.flags[len] |= BOUNDARY;
+        self.out.flags[0] |= BOUNDARY;
+        let mut count = 0;
+        self.out.boundaries_before = Vec::with_capacity(len + 2);
+        for i in 0..=len + 1 {
+            self.out.boundaries_before.push(count);
+            if i <= len && self.out.flags[i] & BOUNDARY != 0 {
+                count += 1;
+            }
+        }
+        self.out
+    }
+}
+
+/// The length of the run of ASCII digits around `chars[i]`.
+fn digit_run(chars: &[char], i: usize) -> usize {
+    let before = chars[..i]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let after = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    before + after
+}
