@@ -9,7 +9,7 @@
 //! ("12 year old whisky", "a 13-year-old car") or after one ("whisky de 12 años") is the age of
 //! the thing when the request names no person.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use crate::fold::fold;
 use crate::lexicon::AgeWords;
@@ -34,11 +34,71 @@ impl WordPat {
 
 type Phrase = Vec<WordPat>;
 
-fn phrases(list: &[String]) -> Vec<Phrase> {
-    let mut out: Vec<Phrase> = list.iter().filter_map(|p| phrase(p)).collect();
-    // Longer phrases first, so that "years of age" is tried before "years".
-    out.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    out
+/// Phrases indexed by their first and their last word, so that a number is tried against the
+/// few phrases that could fit, not all of them.
+#[derive(Debug, Default)]
+struct PhraseSet {
+    phrases: Vec<Phrase>,
+    by_first: FastMap<String, Vec<usize>>,
+    by_last: FastMap<String, Vec<usize>>,
+    /// Phrases whose first (last) word is a prefix: tried every time.
+    first_prefix: Vec<usize>,
+    last_prefix: Vec<usize>,
+}
+
+impl PhraseSet {
+    fn new(list: &[String]) -> PhraseSet {
+        let mut phrases: Vec<Phrase> = list.iter().filter_map(|p| phrase(p)).collect();
+        // Longer phrases first, so that "years of age" is tried before "years".
+        phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        let mut set = PhraseSet::default();
+        for (i, p) in phrases.iter().enumerate() {
+            let (first, last) = (&p[0], &p[p.len() - 1]);
+            if first.prefix {
+                set.first_prefix.push(i);
+            } else {
+                set.by_first.entry(first.text.clone()).or_default().push(i);
+            }
+            if last.prefix {
+                set.last_prefix.push(i);
+            } else {
+                set.by_last.entry(last.text.clone()).or_default().push(i);
+            }
+        }
+        set.phrases = phrases;
+        set
+    }
+
+    /// The phrases that may start (`first`) or end with `word`, longest first.
+    fn candidates(&self, word: &str, first: bool) -> impl Iterator<Item = &Phrase> {
+        let (index, prefix) = if first {
+            (&self.by_first, &self.first_prefix)
+        } else {
+            (&self.by_last, &self.last_prefix)
+        };
+        let mut ids: Vec<usize> = index.get(word).into_iter().flatten().copied().collect();
+        ids.extend(prefix.iter().copied());
+        ids.sort_unstable();
+        ids.into_iter().map(|i| &self.phrases[i])
+    }
+}
+
+/// The start of `phrase` when it ends just before token `end` (its words may have `'`, `-`
+/// or `.` between them).
+fn match_before(phrase: &Phrase, toks: &[Tok], end: usize) -> Option<usize> {
+    let mut j = end;
+    for (k, w) in phrase.iter().rev().enumerate() {
+        if k > 0 {
+            while j > 0 && matches!(toks[j - 1], Tok::Punct('\'' | '-' | '.')) {
+                j -= 1;
+            }
+        }
+        match j.checked_sub(1).map(|x| toks[x]) {
+            Some(Tok::Word(x)) if w.matches(x) => j -= 1,
+            _ => return None,
+        }
+    }
+    Some(j)
 }
 
 fn phrase(text: &str) -> Option<Phrase> {
@@ -59,24 +119,26 @@ fn phrase(text: &str) -> Option<Phrase> {
 /// The age vocabulary, compiled.
 #[derive(Debug, Default)]
 pub struct AgeParser {
-    numbers: HashMap<String, u32>,
-    teen_suffixes: HashSet<String>,
-    tens_suffixes: HashSet<String>,
-    ordinals: HashMap<String, u32>,
-    after: Vec<Phrase>,
-    infant: Vec<Phrase>,
-    before: Vec<Phrase>,
-    grade_after: Vec<Phrase>,
-    grade_before: Vec<Phrase>,
-    birthday: Vec<Phrase>,
-    under: Vec<Phrase>,
-    born: Vec<Phrase>,
-    bare: HashSet<String>,
+    numbers: FastMap<String, u32>,
+    teen_suffixes: FastSet<String>,
+    tens_suffixes: FastSet<String>,
+    ordinals: FastMap<String, u32>,
+    after: PhraseSet,
+    infant: PhraseSet,
+    before: PhraseSet,
+    grade_after: PhraseSet,
+    grade_before: PhraseSet,
+    birthday: PhraseSet,
+    under: PhraseSet,
+    born: PhraseSet,
+    bare: FastSet<String>,
     /// Units written in scripts without spaces ("岁", "年级"), looked for inside words.
     spaceless_units: Vec<(String, Kind)>,
-    things: HashSet<String>,
-    persons: HashSet<String>,
+    things: FastSet<String>,
+    persons: FastSet<String>,
     this_year: u32,
+    /// The longest number or ordinal word, in bytes: longer words are not looked up.
+    longest_word: usize,
 }
 
 /// What a number names.
@@ -127,7 +189,7 @@ struct Number {
 
 impl AgeParser {
     pub fn new(v: &Vocabulary) -> AgeParser {
-        let fold_set = |list: &[String]| -> HashSet<String> {
+        let fold_set = |list: &[String]| -> FastSet<String> {
             list.iter().map(|w| fold(w.trim_end_matches('*'))).collect()
         };
         let words = v.words;
@@ -145,14 +207,14 @@ impl AgeParser {
             teen_suffixes: fold_set(v.teen_suffixes),
             tens_suffixes: fold_set(v.tens_suffixes),
             ordinals: v.ordinals.iter().map(|(k, n)| (fold(k), *n)).collect(),
-            after: phrases(&words.after),
-            infant: phrases(&words.infant),
-            before: phrases(&words.before),
-            grade_after: phrases(&words.grade_after),
-            grade_before: phrases(&words.grade_before),
-            birthday: phrases(&words.birthday),
-            under: phrases(&words.under),
-            born: phrases(&words.born),
+            after: PhraseSet::new(&words.after),
+            infant: PhraseSet::new(&words.infant),
+            before: PhraseSet::new(&words.before),
+            grade_after: PhraseSet::new(&words.grade_after),
+            grade_before: PhraseSet::new(&words.grade_before),
+            birthday: PhraseSet::new(&words.birthday),
+            under: PhraseSet::new(&words.under),
+            born: PhraseSet::new(&words.born),
             bare: fold_set(&words.bare),
             spaceless_units,
             things: fold_set(v.things),
@@ -163,6 +225,13 @@ impl AgeParser {
                 .map(|p| fold(p.trim_matches('*')))
                 .collect(),
             this_year: v.this_year,
+            longest_word: v
+                .numbers
+                .keys()
+                .chain(v.ordinals.keys())
+                .map(|k| fold(k).len())
+                .max()
+                .unwrap_or(0),
         }
     }
 
@@ -299,6 +368,9 @@ impl AgeParser {
     fn ordinal_words(&self, toks: &[Tok], out: &mut Vec<Mention>) {
         for (i, t) in toks.iter().enumerate() {
             let Tok::Word(w) = t else { continue };
+            if w.len() > self.longest_word {
+                continue;
+            }
             let Some(&n) = self.ordinals.get(*w) else {
                 continue;
             };
@@ -324,21 +396,35 @@ impl AgeParser {
         if !word.chars().next().is_some_and(is_spaceless) {
             return;
         }
-        for (unit, kind) in &self.spaceless_units {
-            for (at, _) in word.match_indices(unit.as_str()) {
-                let Some(n) = cjk_number_before(&word[..at]) else {
-                    continue;
-                };
-                let years = match kind {
-                    Kind::Age => n,
-                    Kind::Grade => grade_age(n),
-                };
-                out.push(Mention {
-                    years,
-                    needs_person: false,
-                    of_thing: false,
-                });
+        let mut prev_numeral = false;
+        for (at, c) in word.char_indices() {
+            // A unit counts only right after a numeral; most characters are neither.
+            let numeral = cjk_digit(c).is_some() || matches!(c, '十' | '拾');
+            if !prev_numeral || numeral {
+                prev_numeral = numeral;
+                continue;
             }
+            prev_numeral = false;
+            let rest = &word[at..];
+            let Some((_, kind)) = self
+                .spaceless_units
+                .iter()
+                .find(|(u, _)| rest.starts_with(u.as_str()))
+            else {
+                continue;
+            };
+            let Some(n) = cjk_number_before(&word[..at]) else {
+                continue;
+            };
+            let years = match kind {
+                Kind::Age => n,
+                Kind::Grade => grade_age(n),
+            };
+            out.push(Mention {
+                years,
+                needs_person: false,
+                of_thing: false,
+            });
         }
     }
 
@@ -387,38 +473,32 @@ impl AgeParser {
     fn number_at(&self, toks: &[Tok], i: usize) -> Option<u32> {
         match toks.get(i)? {
             Tok::Num(n) => Some(*n),
-            Tok::Word(w) => self.numbers.get(*w).copied(),
+            Tok::Word(w) if w.len() <= self.longest_word => self.numbers.get(*w).copied(),
+            Tok::Word(_) => None,
             Tok::Punct(_) => None,
         }
     }
 
-    /// The end of the first phrase of `list` that starts at token `i`.
-    fn match_any(&self, list: &[Phrase], toks: &[Tok], i: usize) -> Option<usize> {
-        list.iter().find_map(|p| match_at(p, toks, i))
+    /// The end of the first phrase of `set` that starts at token `i`.
+    fn match_any(&self, set: &PhraseSet, toks: &[Tok], i: usize) -> Option<usize> {
+        let Some(Tok::Word(w)) = toks.get(i) else {
+            return None;
+        };
+        set.candidates(w, true).find_map(|p| match_at(p, toks, i))
     }
 
-    /// The start of a phrase of `list` that ends just before token `i` (with any of `gaps`
-    /// between them; the phrase's own words may have `'`, `-` or `.` between them).
-    fn ends_before(&self, list: &[Phrase], toks: &[Tok], i: usize, gaps: &[char]) -> Option<usize> {
+    /// The start of a phrase of `set` that ends just before token `i`, with any of `gaps`
+    /// between them.
+    fn ends_before(&self, set: &PhraseSet, toks: &[Tok], i: usize, gaps: &[char]) -> Option<usize> {
         let mut end = i;
         while end > 0 && matches!(toks[end - 1], Tok::Punct(c) if gaps.contains(&c)) {
             end -= 1;
         }
-        list.iter().find_map(|p| {
-            let mut j = end;
-            for (k, w) in p.iter().rev().enumerate() {
-                if k > 0 {
-                    while j > 0 && matches!(toks[j - 1], Tok::Punct('\'' | '-' | '.')) {
-                        j -= 1;
-                    }
-                }
-                match j.checked_sub(1).map(|x| toks[x]) {
-                    Some(Tok::Word(x)) if w.matches(x) => j -= 1,
-                    _ => return None,
-                }
-            }
-            Some(j)
-        })
+        let Some(Tok::Word(w)) = end.checked_sub(1).map(|j| toks[j]) else {
+            return None;
+        };
+        set.candidates(w, false)
+            .find_map(|p| match_before(p, toks, end))
     }
 
     fn skip_ordinal_suffix(&self, toks: &[Tok], i: usize) -> usize {
@@ -563,8 +643,10 @@ fn tokenize(text: &str) -> Vec<Tok<'_>> {
 }
 
 fn is_word_char(c: char) -> bool {
-    (c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c))
-        && !c.is_ascii_digit()
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    is_spaceless(c) || c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c)
 }
 
 /// The CJK numeral (or ASCII digits) that ends `text`, if any: "十二" → 12, "二十一" → 21.

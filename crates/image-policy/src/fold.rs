@@ -18,7 +18,6 @@
 //! ([`crate::view`], [`crate::age`]): the age parser needs the digits that leetspeak would
 //! turn into letters.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use unicode_normalization::char::decompose_compatible;
@@ -30,7 +29,8 @@ pub const MAX_CHARS: usize = 8192;
 pub fn fold(text: &str) -> String {
     let mut raw: Vec<char> = Vec::with_capacity(text.len().min(MAX_CHARS));
     for c in text.chars().take(MAX_CHARS) {
-        if c.is_ascii() {
+        // ASCII and the unified Han ideographs have no compatibility decomposition.
+        if c.is_ascii() || ('\u{4E00}'..='\u{9FFF}').contains(&c) {
             raw.push(c);
         } else {
             decompose_compatible(c, |d| {
@@ -45,6 +45,15 @@ pub fn fold(text: &str) -> String {
         let c = raw[i];
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
+            continue;
+        }
+        if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
+            out.push(simplified(c));
+            continue;
+        }
+        if crate::view::is_spaceless(c) {
+            // No case, no lookalikes: only the variants.
+            push_folded(c, &mut out);
             continue;
         }
         let c = unconfuse_cased(c, || latin_neighbour(&raw, i));
@@ -322,11 +331,17 @@ fn simplified(c: char) -> char {
         頭头處处長长嬰婴寶宝貝贝園园國国騷骚內内褲裤絲丝襪袜脫脱艷艳艶艳錄录門门開开發发髮发\
         邊边妳你雞鸡龜龟軟软輕轻齡龄齢龄實实圖图寫写點点誘诱賣卖買买強强腳脚膚肤顏颜態态製制\
         際际風风種种產产婦妇";
-    static MAP: LazyLock<HashMap<char, char>> = LazyLock::new(|| {
+    static MAP: LazyLock<Vec<(char, char)>> = LazyLock::new(|| {
         let chars: Vec<char> = PAIRS.chars().filter(|c| !c.is_whitespace()).collect();
-        chars.chunks_exact(2).map(|p| (p[0], p[1])).collect()
+        let mut pairs: Vec<(char, char)> = chars.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        pairs.sort_unstable();
+        pairs.dedup_by_key(|p| p.0);
+        pairs
     });
-    MAP.get(&c).copied().unwrap_or(c)
+    match MAP.binary_search_by_key(&c, |p| p.0) {
+        Ok(i) => MAP[i].1,
+        Err(_) => c,
+    }
 }
 
 #[cfg(test)]

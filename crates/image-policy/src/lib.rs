@@ -52,3 +52,29 @@ mod view;
 
 pub use fold::{fold, MAX_CHARS};
 pub use rules::{Policy, PolicyError, Reason, Request, Verdict};
+
+/// FNV-1a: the crate's hash maps hold short words and are read on every check, where SipHash's
+/// resistance to chosen collisions buys nothing (the keys are the lexicons', fixed at build).
+#[derive(Default, Clone, Copy)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;

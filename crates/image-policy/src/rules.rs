@@ -1,12 +1,12 @@
 //! The policy: the lexicons compiled once, and the rules over a request (see the crate doc).
 
-use std::collections::HashSet;
+use crate::FastSet;
 
 use crate::age::{AgeParser, Mention, Vocabulary};
 use crate::fold::fold;
 use crate::lexicon::LexiconFile;
 use crate::matcher::{self, Builder, Cat, Hit, Matcher, Sex, When};
-use crate::view::{is_spaceless, Leet, View};
+use crate::view::{is_spaceless, Classified, Leet, View};
 
 /// The built-in lexicons, one file per language (and one of emoji).
 const BUILTIN: &[(&str, &str)] = &[
@@ -110,14 +110,15 @@ pub enum PolicyError {
 pub struct Policy {
     matcher: Matcher,
     ages: AgeParser,
-    negators: HashSet<String>,
-    articles: HashSet<String>,
+    negators: FastSet<String>,
+    articles: FastSet<String>,
 }
 
 impl std::fmt::Debug for Policy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Policy")
             .field("patterns", &self.matcher.pattern_count())
+            .field("automaton_bytes", &self.matcher.memory_usage())
             .finish_non_exhaustive()
     }
 }
@@ -217,7 +218,7 @@ impl Policy {
             persons,
             this_year: this_year(),
         });
-        let words = |list: &[String]| -> HashSet<String> {
+        let words = |list: &[String]| -> FastSet<String> {
             list.iter()
                 .filter_map(|w| matcher::compile(w).map(|c| c.text))
                 .collect()
@@ -247,14 +248,17 @@ impl Policy {
             return sig;
         }
         let folded = fold(text);
+        let classified = Classified::new(&folded);
         let mut hits = Vec::new();
-        let plain = View::new(&folded, Leet::Plain);
+        let plain = View::new(&classified, Leet::Plain);
         sig.merge(self.read_view(&plain, is_prompt, &mut hits));
-        let leet = View::new(&folded, Leet::Letters('i'));
-        if leet.leet_used {
-            sig.merge(self.read_view(&leet, is_prompt, &mut hits));
+        if classified.has_leet() {
+            let leet = View::new(&classified, Leet::Letters('i'));
+            if leet.leet_used {
+                sig.merge(self.read_view(&leet, is_prompt, &mut hits));
+            }
             if leet.one_used {
-                let ell = View::new(&folded, Leet::Letters('l'));
+                let ell = View::new(&classified, Leet::Letters('l'));
                 sig.merge(self.read_view(&ell, is_prompt, &mut hits));
             }
         }
@@ -360,7 +364,7 @@ impl Policy {
             }
             let before = view.tokens[i - 1];
             let (s, e) = (before.start as usize, before.end as usize);
-            if terms.iter().any(|&(ts, te)| ts < e && te > s) {
+            if terms.iter().any(|&(ts, te)| ts <= s && te >= e) {
                 return false;
             }
             let word = view.token_text(i - 1);
@@ -493,3 +497,6 @@ fn this_year() -> u32 {
     // 365.2425 days a year on average; the day a year turns is of no matter here.
     1970 + (secs / 31_556_952) as u32
 }
+
+#[cfg(test)]
+mod tests;

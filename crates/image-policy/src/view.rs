@@ -49,23 +49,83 @@ pub struct View {
     pub one_used: bool,
 }
 
+/// A folded text's characters, each classified once for every reading of it.
+#[derive(Debug, Default)]
+pub struct Classified {
+    chars: Vec<char>,
+    class: Vec<u8>,
+}
+
+const LETTER: u8 = 1;
+const MARK: u8 = 2;
+const EMOJI: u8 = 4;
+const DIGIT: u8 = 8;
+const SPACE: u8 = 16;
+const SPACELESS: u8 = 32;
+const NEWLINE: u8 = 64;
+
+fn classify(c: char) -> u8 {
+    if c.is_ascii() {
+        return match c {
+            'a'..='z' | 'A'..='Z' => LETTER,
+            '0'..='9' => DIGIT,
+            '\n' => SPACE | NEWLINE,
+            c if c.is_ascii_whitespace() => SPACE,
+            _ => 0,
+        };
+    }
+    if is_spaceless(c) {
+        // Han, kana, Hangul, Thai and their neighbours: letters and their marks, no lookup.
+        return LETTER | SPACELESS;
+    }
+    let mut class = 0;
+    if c.is_alphabetic() {
+        class |= LETTER;
+    } else if is_combining_mark(c) {
+        class |= MARK;
+    } else if is_emoji(c) {
+        class |= EMOJI;
+    } else if is_space(c) {
+        class |= SPACE
+            | if matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
+                NEWLINE
+            } else {
+                0
+            };
+    }
+    class
+}
+
+impl Classified {
+    pub fn new(folded: &str) -> Classified {
+        let chars: Vec<char> = folded.chars().collect();
+        let class = chars.iter().map(|&c| classify(c)).collect();
+        Classified { chars, class }
+    }
+
+    /// Whether some reading would read a character differently from the plain one.
+    pub fn has_leet(&self) -> bool {
+        self.chars
+            .iter()
+            .any(|&c| c.is_ascii_digit() || matches!(c, '|' | '!' | '€' | '@' | '$' | '+'))
+    }
+}
+
 impl View {
-    pub fn new(folded: &str, leet: Leet) -> View {
+    pub fn new(text: &Classified, leet: Leet) -> View {
         let mut b = Builder::default();
-        let mut rest = folded;
-        loop {
-            let trimmed = rest.trim_start_matches(is_space);
-            let gap = &rest[..rest.len() - trimmed.len()];
-            if !gap.is_empty() {
+        let n = text.chars.len();
+        let mut i = 0;
+        while i < n {
+            if text.class[i] & SPACE != 0 {
                 b.pending_boundary = true;
-                b.pending_clause |= gap.contains('\n');
+                b.pending_clause |= text.class[i] & NEWLINE != 0;
+                i += 1;
+                continue;
             }
-            if trimmed.is_empty() {
-                break;
-            }
-            let end = trimmed.find(is_space).unwrap_or(trimmed.len());
-            b.chunk(&trimmed[..end], leet);
-            rest = &trimmed[end..];
+            let end = (i..n).find(|&j| text.class[j] & SPACE != 0).unwrap_or(n);
+            b.chunk(&text.chars[i..end], &text.class[i..end], leet);
+            i = end;
         }
         b.finish()
     }
@@ -172,8 +232,7 @@ fn leet_letter(c: char, one_as: char) -> Option<char> {
 #[derive(Default)]
 struct Builder {
     out: View,
-    chars: Vec<char>,
-    last: Option<(char, usize)>,
+    last: Option<(char, usize, u8)>,
     token_start: usize,
     token_clause: bool,
     pending_boundary: bool,
@@ -181,36 +240,40 @@ struct Builder {
 }
 
 impl Builder {
-    fn chunk(&mut self, chunk: &str, leet: Leet) {
-        let mut chars = std::mem::take(&mut self.chars);
-        chars.clear();
-        chars.extend(chunk.chars());
-        let has_letter = chars.iter().any(|c| c.is_alphabetic());
+    fn chunk(&mut self, chars: &[char], class: &[u8], leet: Leet) {
+        let has_letter = class.iter().any(|c| c & LETTER != 0);
         for (i, &c) in chars.iter().enumerate() {
-            match self.read(&chars, i, has_letter, leet) {
-                Some(r) if is_emoji(r) => {
+            match self.read(chars, class, i, has_letter, leet) {
+                Some((r, k)) if k & EMOJI != 0 => {
                     self.pending_boundary = true;
-                    self.emit(r);
+                    self.emit(r, k);
                     self.pending_boundary = true;
                 }
-                Some(r) => self.emit(r),
+                Some((r, k)) => self.emit(r, k),
                 None => {
                     self.pending_boundary = true;
                     self.pending_clause |= is_clause_mark(c);
                 }
             }
         }
-        self.chars = chars;
     }
 
-    /// What `chars[i]` reads as, or `None` where it separates words.
-    fn read(&mut self, chars: &[char], i: usize, has_letter: bool, leet: Leet) -> Option<char> {
-        let c = chars[i];
-        if c.is_alphabetic() || is_combining_mark(c) || is_emoji(c) {
-            return Some(c);
+    /// What `chars[i]` reads as (with its class), or `None` where it separates words.
+    fn read(
+        &mut self,
+        chars: &[char],
+        class: &[u8],
+        i: usize,
+        has_letter: bool,
+        leet: Leet,
+    ) -> Option<(char, u8)> {
+        let (c, k) = (chars[i], class[i]);
+        if k & (LETTER | MARK | EMOJI) != 0 {
+            return Some((c, k));
         }
+        let keep = (k & DIGIT != 0).then_some((c, k));
         let Leet::Letters(one_as) = leet else {
-            return c.is_ascii_digit().then_some(c);
+            return keep;
         };
         let letter = if has_letter {
             leet_letter(c, one_as)
@@ -218,14 +281,13 @@ impl Builder {
             None
         };
         let Some(letter) = letter else {
-            return c.is_ascii_digit().then_some(c);
+            return keep;
         };
-        let word_char = |j: Option<&char>| {
-            j.is_some_and(|&d| d.is_alphabetic() || leet_letter(d, one_as).is_some())
-        };
-        let before = word_char(i.checked_sub(1).and_then(|j| chars.get(j)));
-        let after = word_char(chars.get(i + 1));
-        let take = if c.is_ascii_digit() {
+        let word_char =
+            |j: usize| class[j] & LETTER != 0 || leet_letter(chars[j], one_as).is_some();
+        let before = i > 0 && word_char(i - 1);
+        let after = i + 1 < chars.len() && word_char(i + 1);
+        let take = if k & DIGIT != 0 {
             digit_run(chars, i) <= 2 && (before || after)
         } else if matches!(c, '$' | '@' | '€') {
             after
@@ -233,23 +295,23 @@ impl Builder {
             before && after
         };
         if !take {
-            return c.is_ascii_digit().then_some(c);
+            return keep;
         }
         self.out.leet_used = true;
         self.out.one_used |= matches!(c, '1' | '|');
-        Some(letter)
+        Some((letter, LETTER))
     }
 
-    fn emit(&mut self, c: char) {
+    fn emit(&mut self, c: char, class: u8) {
         let offset = self.out.text.len();
         if self.out.flags.is_empty() {
             self.out.flags.push(0);
         }
-        if let Some((last, last_offset)) = self.last {
-            if is_spaceless(last) != is_spaceless(c) || is_emoji(last) {
+        if let Some((last, last_offset, last_class)) = self.last {
+            if (last_class ^ class) & SPACELESS != 0 || last_class & EMOJI != 0 {
                 self.pending_boundary = true;
             }
-            if last == c && !c.is_ascii_digit() && !is_emoji(c) {
+            if last == c && class & (DIGIT | EMOJI) == 0 {
                 // A run: the letter stays once; a boundary inside the run lies on both sides
                 // of it, and the two words share it.
                 self.out.flags[last_offset] |= RUN;
@@ -267,7 +329,7 @@ impl Builder {
         }
         self.out.text.push(c);
         self.out.flags.resize(self.out.text.len() + 1, 0);
-        self.last = Some((c, offset));
+        self.last = Some((c, offset, class));
     }
 
     /// Ends the current token at `end` and starts the next at `start`.
