@@ -13,7 +13,7 @@ use crate::{FastMap, FastSet};
 
 use crate::fold::fold;
 use crate::lexicon::AgeWords;
-use crate::view::is_spaceless;
+use crate::view::{is_spaceless, DIGIT, LETTER, MARK, NEWLINE, SPACE, SPACELESS};
 
 /// One word of a phrase: the word, or a prefix of words when written with `*`.
 #[derive(Debug)]
@@ -39,9 +39,11 @@ type Phrase = Vec<WordPat>;
 #[derive(Debug, Default)]
 struct PhraseSet {
     phrases: Vec<Phrase>,
+    /// Word → the phrases that may start (end) with it, longest first: those that start (end)
+    /// with the word itself and those whose first (last) word is a prefix.
     by_first: FastMap<String, Vec<usize>>,
     by_last: FastMap<String, Vec<usize>>,
-    /// Phrases whose first (last) word is a prefix: tried every time.
+    /// The phrases whose first (last) word is a prefix, for every other word.
     first_prefix: Vec<usize>,
     last_prefix: Vec<usize>,
 }
@@ -53,16 +55,24 @@ impl PhraseSet {
         phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
         let mut set = PhraseSet::default();
         for (i, p) in phrases.iter().enumerate() {
-            let (first, last) = (&p[0], &p[p.len() - 1]);
-            if first.prefix {
-                set.first_prefix.push(i);
-            } else {
-                set.by_first.entry(first.text.clone()).or_default().push(i);
+            for (word, index, prefix) in [
+                (&p[0], &mut set.by_first, &mut set.first_prefix),
+                (&p[p.len() - 1], &mut set.by_last, &mut set.last_prefix),
+            ] {
+                if word.prefix {
+                    prefix.push(i);
+                } else {
+                    index.entry(word.text.clone()).or_default().push(i);
+                }
             }
-            if last.prefix {
-                set.last_prefix.push(i);
-            } else {
-                set.by_last.entry(last.text.clone()).or_default().push(i);
+        }
+        for (index, prefix) in [
+            (&mut set.by_first, &set.first_prefix),
+            (&mut set.by_last, &set.last_prefix),
+        ] {
+            for ids in index.values_mut() {
+                ids.extend(prefix);
+                ids.sort_unstable();
             }
         }
         set.phrases = phrases;
@@ -76,10 +86,11 @@ impl PhraseSet {
         } else {
             (&self.by_last, &self.last_prefix)
         };
-        let mut ids: Vec<usize> = index.get(word).into_iter().flatten().copied().collect();
-        ids.extend(prefix.iter().copied());
-        ids.sort_unstable();
-        ids.into_iter().map(|i| &self.phrases[i])
+        index
+            .get(word)
+            .unwrap_or(prefix)
+            .iter()
+            .map(|&i| &self.phrases[i])
     }
 }
 
@@ -237,8 +248,8 @@ impl AgeParser {
 
     /// Every age and school year in `folded`, in years (a school year as the youngest age
     /// that is in it, or 10 where the grade is a minor's without saying which).
-    pub fn mentions(&self, folded: &str, out: &mut Vec<Mention>) {
-        let toks = tokenize(folded);
+    pub fn mentions(&self, folded: &str, classes: &[u8], out: &mut Vec<Mention>) {
+        let toks = tokenize(folded, classes);
         let numbers = self.numbers_in(&toks);
         for (i, n) in numbers.iter().enumerate() {
             let prev = i.checked_sub(1).map(|j| numbers[j]);
@@ -605,32 +616,28 @@ fn match_at(phrase: &Phrase, toks: &[Tok], mut i: usize) -> Option<usize> {
     Some(i)
 }
 
-fn tokenize(text: &str) -> Vec<Tok<'_>> {
+/// Words, numbers and punctuation; `classes` are the characters' classes ([`Classified`]).
+fn tokenize<'a>(text: &'a str, classes: &[u8]) -> Vec<Tok<'a>> {
+    const WORD: u8 = LETTER | MARK;
     let mut toks = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if c == '\n' {
+    let mut chars = text.char_indices().zip(classes.iter().copied()).peekable();
+    while let Some(((i, c), k)) = chars.next() {
+        if k & NEWLINE != 0 {
             toks.push(Tok::Punct('\n'));
-        } else if c.is_whitespace() {
+        } else if k & SPACE != 0 {
             continue;
-        } else if c.is_ascii_digit() {
+        } else if k & DIGIT != 0 {
             let mut end = i + 1;
-            while let Some(&(j, d)) = chars.peek() {
-                if !d.is_ascii_digit() {
-                    break;
-                }
+            while let Some(&((j, _), _)) = chars.peek().filter(|(_, d)| d & DIGIT != 0) {
                 end = j + 1;
                 chars.next();
             }
             let n = text[i..end].parse::<u32>().unwrap_or(u32::MAX);
             toks.push(Tok::Num(n));
-        } else if is_word_char(c) {
-            let spaceless = is_spaceless(c);
+        } else if k & WORD != 0 {
             let mut end = i + c.len_utf8();
-            while let Some(&(j, d)) = chars.peek() {
-                if !is_word_char(d) || is_spaceless(d) != spaceless || d.is_ascii_digit() {
-                    break;
-                }
+            let same = |d: u8| d & WORD != 0 && (d ^ k) & SPACELESS == 0;
+            while let Some(&((j, d), _)) = chars.peek().filter(|(_, d)| same(*d)) {
                 end = j + d.len_utf8();
                 chars.next();
             }
@@ -640,13 +647,6 @@ fn tokenize(text: &str) -> Vec<Tok<'_>> {
         }
     }
     toks
-}
-
-fn is_word_char(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphabetic();
-    }
-    is_spaceless(c) || c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c)
 }
 
 /// The CJK numeral (or ASCII digits) that ends `text`, if any: "十二" → 12, "二十一" → 21.

@@ -331,15 +331,39 @@ fn simplified(c: char) -> char {
         頭头處处長长嬰婴寶宝貝贝園园國国騷骚內内褲裤絲丝襪袜脫脱艷艳艶艳錄录門门開开發发髮发\
         邊边妳你雞鸡龜龟軟软輕轻齡龄齢龄實实圖图寫写點点誘诱賣卖買买強强腳脚膚肤顏颜態态製制\
         際际風风種种產产婦妇";
-    static MAP: LazyLock<Vec<(char, char)>> = LazyLock::new(|| {
+    /// The pairs, sorted, and a bitmap of the traditional characters in 4E00–9FFF (the rest of
+    /// Han is looked up in the pairs directly): most characters are answered by one bit.
+    struct Table {
+        pairs: Vec<(char, char)>,
+        bits: Vec<u64>,
+    }
+    static TABLE: LazyLock<Table> = LazyLock::new(|| {
         let chars: Vec<char> = PAIRS.chars().filter(|c| !c.is_whitespace()).collect();
         let mut pairs: Vec<(char, char)> = chars.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         pairs.sort_unstable();
         pairs.dedup_by_key(|p| p.0);
-        pairs
+        let mut bits = vec![0u64; (0x9FFF - 0x4E00 + 1) / 64 + 1];
+        for (t, _) in &pairs {
+            if let Some(i) = (*t as usize)
+                .checked_sub(0x4E00)
+                .filter(|i| *i <= 0x9FFF - 0x4E00)
+            {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Table { pairs, bits }
     });
-    match MAP.binary_search_by_key(&c, |p| p.0) {
-        Ok(i) => MAP[i].1,
+    let table = &*TABLE;
+    if let Some(i) = (c as usize)
+        .checked_sub(0x4E00)
+        .filter(|i| *i <= 0x9FFF - 0x4E00)
+    {
+        if table.bits[i / 64] & (1 << (i % 64)) == 0 {
+            return c;
+        }
+    }
+    match table.pairs.binary_search_by_key(&c, |p| p.0) {
+        Ok(i) => table.pairs[i].1,
         Err(_) => c,
     }
 }

@@ -253,17 +253,19 @@ impl Policy {
         let plain = View::new(&classified, Leet::Plain);
         sig.merge(self.read_view(&plain, is_prompt, &mut hits));
         if classified.has_leet() {
-            let leet = View::new(&classified, Leet::Letters('i'));
+            let leet = View::new(&classified, Leet::Letters);
             if leet.leet_used {
-                sig.merge(self.read_view(&leet, is_prompt, &mut hits));
-            }
-            if leet.one_used {
-                let ell = View::new(&classified, Leet::Letters('l'));
-                sig.merge(self.read_view(&ell, is_prompt, &mut hits));
+                hits.clear();
+                self.matcher.scan(&leet, &mut hits);
+                if !leet.ones.is_empty() {
+                    self.add_ell_reading(&leet, &mut hits);
+                }
+                sig.merge(self.settle(&leet, is_prompt, &mut hits));
             }
         }
         let mut mentions = Vec::new();
-        self.ages.mentions(&folded, &mut mentions);
+        self.ages
+            .mentions(&folded, classified.classes(), &mut mentions);
         let person = sig.person;
         // "boy, 12" needs a person named; "12 year old whisky" is a person's age only then.
         let counts = |m: &&Mention| person || !(m.needs_person || m.of_thing);
@@ -280,6 +282,28 @@ impl Policy {
     fn read_view(&self, view: &View, is_prompt: bool, hits: &mut Vec<Hit>) -> Signals {
         hits.clear();
         self.matcher.scan(view, hits);
+        self.settle(view, is_prompt, hits)
+    }
+
+    /// The `l` reading of `1` and `|`: its terms that touch one of them join the hits of the
+    /// `i` reading (its exemptions never do, so it can only add to what blocks).
+    fn add_ell_reading(&self, leet: &View, hits: &mut Vec<Hit>) {
+        let ell = leet.with_ones_as_l();
+        let mut more = Vec::new();
+        self.matcher.scan(&ell, &mut more);
+        let touches = |h: &Hit| {
+            ell.ones
+                .iter()
+                .any(|&o| h.start <= o as usize && (o as usize) < h.end)
+        };
+        hits.extend(
+            more.into_iter()
+                .filter(|h| !matches!(h.cat, Cat::Exempt(_) | Cat::Glue) && touches(h)),
+        );
+    }
+
+    /// The signals of a view's hits, after negations and exemptions.
+    fn settle(&self, view: &View, is_prompt: bool, hits: &mut Vec<Hit>) -> Signals {
         if is_prompt {
             self.apply_negations(view, hits);
         }

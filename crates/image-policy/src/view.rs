@@ -23,8 +23,9 @@ const RUN: u8 = 2;
 pub enum Leet {
     /// Digits are digits; symbols separate words.
     Plain,
-    /// Leetspeak, with `1`, `|` and `!` read as this letter.
-    Letters(char),
+    /// Leetspeak, with `1`, `|` and `!` read as `i` ([`View::with_ones_as_l`] gives the `l`
+    /// reading).
+    Letters,
 }
 
 /// One word of the view: a byte range of [`View::text`].
@@ -36,7 +37,7 @@ pub struct Token {
     pub clause_break: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct View {
     pub text: String,
     flags: Vec<u8>,
@@ -45,8 +46,8 @@ pub struct View {
     pub tokens: Vec<Token>,
     /// A leet character was read as a letter (so the other readings may differ).
     pub leet_used: bool,
-    /// A `1`, `|` or `!` was read as a letter (the `l` reading differs from the `i` one).
-    pub one_used: bool,
+    /// The offsets of the `1`s and `|`s read as `i`: the other reading has `l` there.
+    pub ones: Vec<u32>,
 }
 
 /// A folded text's characters, each classified once for every reading of it.
@@ -56,13 +57,16 @@ pub struct Classified {
     class: Vec<u8>,
 }
 
-const LETTER: u8 = 1;
-const MARK: u8 = 2;
-const EMOJI: u8 = 4;
-const DIGIT: u8 = 8;
-const SPACE: u8 = 16;
-const SPACELESS: u8 = 32;
-const NEWLINE: u8 = 64;
+pub const LETTER: u8 = 1;
+pub const MARK: u8 = 2;
+pub const EMOJI: u8 = 4;
+pub const DIGIT: u8 = 8;
+pub const SPACE: u8 = 16;
+pub const SPACELESS: u8 = 32;
+pub const NEWLINE: u8 = 64;
+/// A `1` or `|` read as `i`: it never merges into a run, so that the `l` reading keeps the
+/// same offsets.
+const ONE: u8 = 128;
 
 fn classify(c: char) -> u8 {
     if c.is_ascii() {
@@ -103,6 +107,11 @@ impl Classified {
         Classified { chars, class }
     }
 
+    /// Each character's class (`LETTER`, `MARK`, …), in the folded text's order.
+    pub fn classes(&self) -> &[u8] {
+        &self.class
+    }
+
     /// Whether some reading would read a character differently from the plain one.
     pub fn has_leet(&self) -> bool {
         self.chars
@@ -128,6 +137,19 @@ impl View {
             i = end;
         }
         b.finish()
+    }
+
+    /// The same reading with `l` for every `1` and `|` read as `i` (one byte for another: the
+    /// offsets, boundaries and tokens stay as they are).
+    pub fn with_ones_as_l(&self) -> View {
+        let mut bytes = self.text.clone().into_bytes();
+        for &o in &self.ones {
+            bytes[o as usize] = b'l';
+        }
+        View {
+            text: String::from_utf8(bytes).expect("one ASCII letter for another"),
+            ..self.clone()
+        }
     }
 
     pub fn is_boundary(&self, offset: usize) -> bool {
@@ -237,6 +259,8 @@ struct Builder {
     token_clause: bool,
     pending_boundary: bool,
     pending_clause: bool,
+    /// The character being emitted is a `1` or `|` read as `i`.
+    pending_one: bool,
 }
 
 impl Builder {
@@ -272,9 +296,10 @@ impl Builder {
             return Some((c, k));
         }
         let keep = (k & DIGIT != 0).then_some((c, k));
-        let Leet::Letters(one_as) = leet else {
+        if leet == Leet::Plain {
             return keep;
-        };
+        }
+        let one_as = 'i';
         let letter = if has_letter {
             leet_letter(c, one_as)
         } else {
@@ -298,8 +323,15 @@ impl Builder {
             return keep;
         }
         self.out.leet_used = true;
-        self.out.one_used |= matches!(c, '1' | '|');
-        Some((letter, LETTER))
+        self.pending_one = matches!(c, '1' | '|');
+        Some((
+            letter,
+            if self.pending_one {
+                LETTER | ONE
+            } else {
+                LETTER
+            },
+        ))
     }
 
     fn emit(&mut self, c: char, class: u8) {
@@ -311,7 +343,7 @@ impl Builder {
             if (last_class ^ class) & SPACELESS != 0 || last_class & EMOJI != 0 {
                 self.pending_boundary = true;
             }
-            if last == c && class & (DIGIT | EMOJI) == 0 {
+            if last == c && (class | last_class) & (DIGIT | EMOJI | ONE) == 0 {
                 // A run: the letter stays once; a boundary inside the run lies on both sides
                 // of it, and the two words share it.
                 self.out.flags[last_offset] |= RUN;
@@ -326,6 +358,9 @@ impl Builder {
         if self.pending_boundary || offset == 0 {
             self.out.flags[offset] |= BOUNDARY;
             self.start_token(offset, offset);
+        }
+        if std::mem::take(&mut self.pending_one) {
+            self.out.ones.push(offset as u32);
         }
         self.out.text.push(c);
         self.out.flags.resize(self.out.text.len() + 1, 0);

@@ -191,6 +191,11 @@ fn terms_inside_innocent_words_do_not_count() {
             ("sexyteen", "", false, block(Reason::MinorSexual)),
             ("#nudekid", "", false, block(Reason::MinorSexual)),
             ("hotteen nude", "", false, block(Reason::MinorSexual)),
+            // `1` read as `i` and as `l`.
+            ("ch1ld nude", "", false, block(Reason::MinorSexual)),
+            ("chi1d nude", "", false, block(Reason::MinorSexual)),
+            ("1o1i nude", "", false, block(Reason::MinorSexual)),
+            ("1girl, nude, 4k, 85mm", "", false, ALLOW),
         ],
     );
 }
@@ -221,7 +226,10 @@ fn operator_terms_in_any_script_match_after_the_same_folding() {
 
 fn ages(text: &str) -> Vec<u32> {
     let mut out: Vec<Mention> = Vec::new();
-    BUILTIN_POLICY.ages.mentions(&fold(text), &mut out);
+    let folded = fold(text);
+    BUILTIN_POLICY
+        .ages
+        .mentions(&folded, Classified::new(&folded).classes(), &mut out);
     out.iter().map(|m| m.years).collect()
 }
 
