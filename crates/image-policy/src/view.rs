@@ -235,11 +235,12 @@ pub fn is_emoji(c: char) -> bool {
     matches!(c, '\u{1F000}'..='\u{1FAFF}' | '\u{2600}'..='\u{27BF}' | '\u{2B00}'..='\u{2BFF}')
 }
 
-fn leet_letter(c: char, one_as: char) -> Option<char> {
+/// A digit or symbol as the letter it stands for (`1` and `|` as `i`; see
+/// [`View::with_ones_as_l`] for the other reading).
+fn leet_letter(c: char) -> Option<char> {
     Some(match c {
         '0' => 'o',
-        '1' | '|' => one_as,
-        '!' => 'i',
+        '1' | '|' | '!' => 'i',
         '3' | '€' => 'e',
         '4' | '@' => 'a',
         '5' | '$' => 's',
@@ -299,17 +300,11 @@ impl Builder {
         if leet == Leet::Plain {
             return keep;
         }
-        let one_as = 'i';
-        let letter = if has_letter {
-            leet_letter(c, one_as)
-        } else {
-            None
-        };
+        let letter = if has_letter { leet_letter(c) } else { None };
         let Some(letter) = letter else {
             return keep;
         };
-        let word_char =
-            |j: usize| class[j] & LETTER != 0 || leet_letter(chars[j], one_as).is_some();
+        let word_char = |j: usize| class[j] & LETTER != 0 || leet_letter(chars[j]).is_some();
         let before = i > 0 && word_char(i - 1);
         let after = i + 1 < chars.len() && word_char(i + 1);
         let take = if k & DIGIT != 0 {
