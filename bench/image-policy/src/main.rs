@@ -3,7 +3,7 @@
 //! runs, after a warm-up), the time to build the policy, and the recall and false-positive
 //! rates on the repository's corpus.
 //!
-//!   cargo run --release -p shoal-bench-image-policy [-- --runs N]
+//!   cargo run --release -p shoal-bench-image-policy [-- --runs N] [--only english|mixed|cjk]
 
 use std::time::{Duration, Instant};
 
@@ -80,11 +80,9 @@ fn time_prompt(policy: &Policy, prompt: &str, runs: usize) -> (Timing, Verdict) 
 }
 
 fn main() {
-    let runs = std::env::args()
-        .skip_while(|a| a != "--runs")
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(20_000);
+    let arg = |name: &str| std::env::args().skip_while(|a| a != name).nth(1);
+    let runs = arg("--runs").and_then(|n| n.parse().ok()).unwrap_or(20_000);
+    let only = arg("--only");
     let start = Instant::now();
     let policy = Policy::builtin();
     println!("policy built in {:.1} ms ({policy:?})", ms(start.elapsed()));
@@ -92,11 +90,14 @@ fn main() {
         "\n| prompt (1,000 characters) | CPU p50 | CPU p99 | wall p50 | wall p99 | verdict |\n\
          | --- | --- | --- | --- | --- | --- |"
     );
-    for (name, piece) in [
-        ("English tags", ENGLISH),
-        ("eight scripts", MIXED),
-        ("Japanese and Chinese", CJK),
+    for (key, name, piece) in [
+        ("english", "English tags", ENGLISH),
+        ("mixed", "eight scripts", MIXED),
+        ("cjk", "Japanese and Chinese", CJK),
     ] {
+        if only.as_deref().is_some_and(|o| o != key) {
+            continue;
+        }
         let prompt = to_length(piece, 1000);
         let (t, verdict) = time_prompt(&policy, &prompt, runs);
         println!(

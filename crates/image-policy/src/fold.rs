@@ -57,11 +57,26 @@ pub fn fold(text: &str) -> String {
             continue;
         }
         let c = unconfuse_cased(c, || latin_neighbour(&raw, i));
-        for l in c.to_lowercase() {
-            push_folded(l, &mut out);
+        if has_case(c) {
+            for l in c.to_lowercase() {
+                push_folded(l, &mut out);
+            }
+        } else {
+            push_folded(c, &mut out);
         }
     }
     out
+}
+
+/// Whether `c` lies in a block that has letters of two cases (the rest need no lowercasing,
+/// which is a table search per character).
+fn has_case(c: char) -> bool {
+    matches!(c,
+        '\u{0000}'..='\u{058F}' | '\u{10A0}'..='\u{10FF}' | '\u{13A0}'..='\u{13FF}'
+        | '\u{1C80}'..='\u{1CBF}' | '\u{1E00}'..='\u{1FFF}' | '\u{2100}'..='\u{2D2F}'
+        | '\u{A640}'..='\u{A69F}' | '\u{A720}'..='\u{A7FF}' | '\u{AB70}'..='\u{ABBF}'
+        | '\u{FF21}'..='\u{FF5A}' | '\u{10400}'..='\u{105BF}' | '\u{10C80}'..='\u{10D8F}'
+        | '\u{118A0}'..='\u{118FF}' | '\u{16E40}'..='\u{16EDF}' | '\u{1E900}'..='\u{1E95F}')
 }
 
 /// Whether a neighbouring letter (marks skipped) is a Latin one: a Greek letter among Latin
@@ -394,6 +409,15 @@ mod tests {
         // same in both cases.
         assert_eq!(fold("CΗILD"), "child");
         assert_eq!(fold("ΗΛΙΚΙΑ"), fold("ηλικια"));
+    }
+
+    #[test]
+    fn every_cased_character_is_lowercased() {
+        let missed: Vec<char> = (0..=0x10FFFF_u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| !super::has_case(c) && c.to_lowercase().ne(std::iter::once(c)))
+            .collect();
+        assert!(missed.is_empty(), "{missed:?}");
     }
 
     #[test]
