@@ -43,6 +43,7 @@
 //! old whisky", "a 13-year-old car") is not a person's age unless the request names a person.
 
 mod age;
+#[cfg(feature = "corpus")]
 pub mod corpus;
 mod fold;
 mod lexicon;
