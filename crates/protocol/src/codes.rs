@@ -89,6 +89,9 @@ pub enum ErrorCode {
     VisionUnsupported,
     /// The request is at fault (e.g. an image that does not decode): the gateway answers 400.
     InvalidRequest,
+    /// The image worker's semantic check (its checkpoint's CLIP text encoder against the
+    /// policy's concepts) refused the prompt before rendering: a blocked prompt, 400.
+    PromptRefused,
 
     /// A code this build does not know.
     #[serde(other)]
@@ -117,6 +120,7 @@ impl ErrorCode {
             ErrorCode::InferenceFailed => "inference_failed",
             ErrorCode::VisionUnsupported => "vision_unsupported",
             ErrorCode::InvalidRequest => "invalid_request",
+            ErrorCode::PromptRefused => "prompt_refused",
             ErrorCode::Other => "other",
         }
     }
@@ -125,7 +129,7 @@ impl ErrorCode {
     pub const fn blames_request(self) -> bool {
         matches!(
             self,
-            ErrorCode::UpstreamRejected | ErrorCode::InvalidRequest
+            ErrorCode::UpstreamRejected | ErrorCode::InvalidRequest | ErrorCode::PromptRefused
         )
     }
 }
@@ -140,7 +144,7 @@ impl std::fmt::Display for ErrorCode {
 mod tests {
     use super::*;
 
-    const ALL_CODES: [ErrorCode; 20] = [
+    const ALL_CODES: [ErrorCode; 21] = [
         ErrorCode::WorkerBusy,
         ErrorCode::WorkerShuttingDown,
         ErrorCode::WorkerShutdown,
@@ -160,6 +164,7 @@ mod tests {
         ErrorCode::InferenceFailed,
         ErrorCode::VisionUnsupported,
         ErrorCode::InvalidRequest,
+        ErrorCode::PromptRefused,
         ErrorCode::Other,
     ];
 
