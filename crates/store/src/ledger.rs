@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::fault::Fault;
 use crate::{AccountId, SettleOutcome, StoreError};
 
 /// Largest amount of credits any single figure may reach: deposits, a plan's daily
@@ -110,22 +111,16 @@ pub(crate) fn over_cap() -> StoreError {
 }
 
 /// Maps a unique violation on `holds.request_id` to [`StoreError::Conflict`].
-pub(crate) fn duplicate_request(e: sqlx::Error) -> StoreError {
-    if is_unique_violation(&e) {
-        StoreError::Conflict("a hold with this request id already exists".into())
+pub(crate) fn duplicate_request(f: Fault) -> Fault {
+    if f.is_unique_violation() {
+        duplicate_hold().into()
     } else {
-        e.into()
+        f
     }
 }
 
-pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_unique_violation())
-}
-
-pub(crate) fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_foreign_key_violation())
+pub(crate) fn duplicate_hold() -> StoreError {
+    StoreError::Conflict("a hold with this request id already exists".into())
 }
 
 #[cfg(test)]

@@ -61,6 +61,18 @@
 //!
 //! Migrations for each backend live in `migrations/sqlite` and `migrations/postgres` and
 //! run on open.
+//!
+//! # Errors
+//!
+//! [`StoreError`] never names the driver: `fault.rs` sorts every database error once into
+//! not found, conflict, invalid, **unavailable** (down, restarting, the connection died, out
+//! of resources, a lock or statement timeout: [`StoreError::is_retryable`]) and internal. A
+//! connection whose session ended is dropped at once, with every idle connection opened
+//! before it, and a read, or a write the server never started, runs once more on a fresh
+//! connection.
+
+#[macro_use]
+mod macros;
 
 pub mod credentials;
 pub mod deposits;
@@ -73,7 +85,9 @@ pub type KeyId = i64;
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-#[derive(Debug, thiserror::Error)]
+/// What a store operation can fail with. The database driver stays inside the crate: its
+/// errors are sorted into these once (`fault.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
     /// The named thing does not exist (account, key, ...).
     #[error("{0} not found")]
@@ -84,10 +98,23 @@ pub enum StoreError {
     /// An argument is out of range (e.g. a non-positive grant).
     #[error("{0}")]
     Invalid(String),
-    #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
-    #[error("migration error: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database cannot answer now: it is down or restarting, the connection died, it is
+    /// out of resources, or a lock or statement timeout ran out. Worth retrying later. Unless
+    /// the operation says otherwise, it may or may not have happened; the ledger's movements
+    /// are idempotent by request id, so a retry of those is always safe.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// The database failed in a way a retry will not fix: a schema or a row this code does
+    /// not expect, a broken constraint, a failed migration. A bug or a damaged database.
+    #[error("store failure: {0}")]
+    Internal(String),
+}
+
+impl StoreError {
+    /// Whether trying again later may succeed ([`StoreError::Unavailable`]).
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -228,7 +255,10 @@ pub struct LedgerReport {
 }
 
 mod conns;
+mod fault;
 mod ledger;
+mod options;
+mod pg_ledger;
 mod pg_writer;
 mod postgres;
 mod sqlite;
@@ -237,6 +267,7 @@ mod store;
 mod verify;
 
 pub use ledger::MAX_CREDITS;
+pub use options::{StoreOptions, CLIENT_GRACE};
 pub use store::{KeyFilter, Login, Store, UsageRow};
 
 #[allow(dead_code)]

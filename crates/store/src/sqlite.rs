@@ -30,11 +30,12 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Sqlite};
 
-use crate::conns::{Conns, Lease};
+use crate::conns::Conns;
+use crate::fault::{DbResult, Fault};
 use crate::ledger::{self, EndKind};
 use crate::sqlite_writer::{self, Db, Writer, BUSY_TIMEOUT};
 use crate::{
-    money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
+    money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, SettleOutcome, StoreError,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -42,6 +43,8 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite")
 const OPEN_TRIES: u64 = 10;
 
 const READERS: usize = 4;
+/// The longest a read may take before its connection is given up (a wedged file system).
+pub(crate) const READ_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 /// Holds expired per job by the reaper.
 const EXPIRE_BATCH: i64 = 500;
 /// Ended holds deleted per job by `prune_holds`.
@@ -191,7 +194,7 @@ impl SqliteStore {
     /// `sqlite:PATH`, `sqlite://PATH`, or `sqlite::memory:` for a throwaway database: a
     /// temporary file (so that the writer and the readers share it), removed when the store
     /// is closed or dropped.
-    pub(crate) async fn open_url(url: &str) -> Result<SqliteStore> {
+    pub(crate) async fn open_url(url: &str) -> DbResult<SqliteStore> {
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| StoreError::Invalid(format!("bad SQLite URL: {e}")))?;
         if url.contains(":memory:") || url.contains("mode=memory") {
@@ -206,11 +209,14 @@ impl SqliteStore {
         Self::open(options, None).await
     }
 
-    pub(crate) async fn open_file(path: &Path) -> Result<SqliteStore> {
+    pub(crate) async fn open_file(path: &Path) -> DbResult<SqliteStore> {
         Self::open(SqliteConnectOptions::new().filename(path), None).await
     }
 
-    async fn open(options: SqliteConnectOptions, scratch: Option<Scratch>) -> Result<SqliteStore> {
+    async fn open(
+        options: SqliteConnectOptions,
+        scratch: Option<Scratch>,
+    ) -> DbResult<SqliteStore> {
         let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -231,7 +237,7 @@ impl SqliteStore {
             let opened = async {
                 let mut conn = options.connect().await?;
                 MIGRATOR.run(&mut conn).await?;
-                Ok::<_, StoreError>(conn)
+                Ok::<_, Fault>(conn)
             }
             .await;
             match opened {
@@ -248,14 +254,14 @@ impl SqliteStore {
             Ok::<_, rusqlite::Error>((open_writer(&path)?, open_writer(&path)?))
         })
         .await
-        .map_err(|e| StoreError::Database(sqlx::Error::Protocol(e.to_string())))?
+        .map_err(|e| StoreError::Internal(format!("opening the SQLite writer: {e}")))?
         .db()?;
         let writer = Writer::start(
             conn,
             checkpoints,
             scratch.map(|s| Box::new(s) as Box<dyn Send>),
         )?;
-        let reader = Arc::new(Conns::new(options, READERS, Some(first)));
+        let reader = Arc::new(Conns::new(options, READERS, Some(first), BUSY_TIMEOUT));
         Ok(SqliteStore { writer, reader })
     }
 
@@ -264,14 +270,14 @@ impl SqliteStore {
         self.writer.close().await;
     }
 
-    /// A reading connection.
     /// The writer thread, for ledger writes written in other modules (deposits).
     pub(crate) fn writer(&self) -> &Writer {
         &self.writer
     }
 
-    pub(crate) async fn reader(&self) -> Result<Lease<'_, Sqlite>> {
-        self.reader.acquire().await
+    /// The reading connections.
+    pub(crate) fn readers(&self) -> &Conns<Sqlite> {
+        &self.reader
     }
 
     /// One write statement (`$n` placeholders, owned arguments) that returns at most one
@@ -280,7 +286,7 @@ impl SqliteStore {
         &self,
         sql: &'static str,
         args: Vec<Value>,
-    ) -> Result<Option<i64>> {
+    ) -> DbResult<Option<i64>> {
         self.writer
             .run(move |conn| {
                 let mut stmt = conn.prepare_cached(sql).db()?;
@@ -304,7 +310,7 @@ impl SqliteStore {
         account: AccountId,
         credits: i64,
         now: Millis,
-    ) -> Result<i64> {
+    ) -> DbResult<i64> {
         self.writer
             .run(move |conn| {
                 let granted = conn
@@ -326,14 +332,14 @@ impl SqliteStore {
                             .db()?;
                         Ok(balance)
                     }
-                    (_, Some(_)) => Err(ledger::over_cap()),
-                    (_, None) => Err(StoreError::NotFound("account")),
+                    (_, Some(_)) => Err(ledger::over_cap().into()),
+                    (_, None) => Err(StoreError::NotFound("account").into()),
                 }
             })
             .await
     }
 
-    pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
+    pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
         let req = req.clone();
         self.writer
             .run_urgent(move |conn| hold(conn, &req, now))
@@ -347,7 +353,7 @@ impl SqliteStore {
         kind: EndKind,
         charge: Option<&Charge>,
         now: Millis,
-    ) -> Result<SettleOutcome> {
+    ) -> DbResult<SettleOutcome> {
         let request_id = request_id.to_string();
         let charge = charge.cloned();
         self.writer
@@ -355,7 +361,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(crate) async fn expire_holds(&self, now: Millis) -> Result<u64> {
+    pub(crate) async fn expire_holds(&self, now: Millis) -> DbResult<u64> {
         let mut total = 0u64;
         loop {
             // One job per batch, so that other writes get their turn in between.
@@ -367,7 +373,7 @@ impl SqliteStore {
         }
     }
 
-    pub(crate) async fn prune_holds(&self, before: Millis) -> Result<u64> {
+    pub(crate) async fn prune_holds(&self, before: Millis) -> DbResult<u64> {
         let mut total = 0u64;
         loop {
             let n = self
@@ -389,7 +395,7 @@ impl SqliteStore {
     }
 }
 
-fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
+fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
     let today = money::utc_day(now);
     let admitted = conn
         .prepare_cached(HOLD_ADMIT)
@@ -411,10 +417,7 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
                 req.key_id
             ])
             .db()
-            .map_err(|e| match e {
-                StoreError::Database(e) => ledger::duplicate_request(e),
-                e => e,
-            })?;
+            .map_err(ledger::duplicate_request)?;
         conn.prepare_cached(JOURNAL_HOLD)
             .db()?
             .execute(params![
@@ -441,7 +444,7 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
             needed: req.credits,
             available: available.max(0),
         }),
-        None => Err(StoreError::NotFound("account")),
+        None => Err(StoreError::NotFound("account").into()),
     }
 }
 
@@ -477,9 +480,67 @@ fn end_hold(
     kind: EndKind,
     charge: Option<&Charge>,
     now: Millis,
-) -> Result<SettleOutcome> {
-    let hold = conn
-        .prepare_cached(HOLD_OF)
+) -> DbResult<SettleOutcome> {
+    let Some(hold) = open_hold(conn, request_id)? else {
+        return Ok(SettleOutcome::UnknownHold);
+    };
+    if !hold.active {
+        return Ok(SettleOutcome::AlreadyEnded);
+    }
+    let buckets = buckets_of(conn, hold.account_id)?;
+    let kind = if hold.expires_at <= now {
+        EndKind::Expire
+    } else {
+        kind
+    };
+    let end = Spending::of(&hold, &buckets, kind, charge, money::utc_day(now));
+    let ended = conn
+        .prepare_cached(END_HOLD)
+        .db()?
+        .execute(params![
+            request_id,
+            kind.hold_state(),
+            now,
+            end.spend.plan,
+            end.spend.balance,
+            end.spend.free
+        ])
+        .db()?;
+    assert_eq!(ended, 1, "the writer's transaction saw the hold active");
+    conn.prepare_cached(END_ACCOUNT)
+        .db()?
+        .execute(params![
+            hold.account_id,
+            hold.credits,
+            end.spend.balance,
+            end.plan.1,
+            end.plan.0,
+            end.free.1,
+            end.free.0
+        ])
+        .db()?;
+    let tokens = charge
+        .filter(|_| kind == EndKind::Settle)
+        .cloned()
+        .unwrap_or_default();
+    let row = EndRow {
+        now,
+        kind,
+        hold: &hold,
+        request_id,
+    };
+    journal_end(conn, &row, &tokens, &end.spend, [end.plan.0, end.free.0])?;
+    let ending = ledger::Ending {
+        kind,
+        from_free: end.spend.free,
+        from_plan: end.spend.plan,
+        from_balance: end.spend.balance,
+    };
+    Ok(ending.outcome(hold.credits))
+}
+
+fn open_hold(conn: &Connection, request_id: &str) -> DbResult<Option<OpenHold>> {
+    conn.prepare_cached(HOLD_OF)
         .db()?
         .query_row([request_id], |r| {
             Ok(OpenHold {
@@ -493,17 +554,13 @@ fn end_hold(
             })
         })
         .optional()
-        .db()?;
-    let Some(hold) = hold else {
-        return Ok(SettleOutcome::UnknownHold);
-    };
-    if !hold.active {
-        return Ok(SettleOutcome::AlreadyEnded);
-    }
-    let a = conn
-        .prepare_cached(ACCOUNT_OF)
+        .db()
+}
+
+fn buckets_of(conn: &Connection, account: AccountId) -> DbResult<Buckets> {
+    conn.prepare_cached(ACCOUNT_OF)
         .db()?
-        .query_row([hold.account_id], |r| {
+        .query_row([account], |r| {
             Ok(Buckets {
                 balance: r.get(0)?,
                 daily: r.get(1)?,
@@ -513,66 +570,47 @@ fn end_hold(
                 free_used: r.get(5)?,
             })
         })
-        .db()?;
-    let today = money::utc_day(now);
-    let kind = if hold.expires_at <= now {
-        EndKind::Expire
-    } else {
-        kind
-    };
-    let charge_credits = match kind {
-        EndKind::Settle => money::clamp_charge(charge.map(|c| c.credits), hold.credits),
-        EndKind::Void | EndKind::Expire => 0,
-    };
-    let free_left = money::plan_left(hold.free_daily, a.free_day, a.free_used, today);
-    let plan_left = money::plan_left(a.daily, a.plan_day, a.plan_used, today);
-    let spend = money::split_spend(charge_credits, free_left, plan_left, a.balance);
-    let (from_free, from_plan, from_balance) = (spend.free, spend.plan, spend.balance);
-    let (day, used) = money::plan_after(a.plan_day, a.plan_used, today, from_plan);
-    let (free_day, free_used) = money::plan_after(a.free_day, a.free_used, today, from_free);
-    let ended = conn
-        .prepare_cached(END_HOLD)
-        .db()?
-        .execute(params![
-            request_id,
-            kind.hold_state(),
-            now,
-            from_plan,
-            from_balance,
-            from_free
-        ])
-        .db()?;
-    debug_assert_eq!(ended, 1, "the writer's transaction saw the hold active");
-    conn.prepare_cached(END_ACCOUNT)
-        .db()?
-        .execute(params![
-            hold.account_id,
-            hold.credits,
-            from_balance,
-            used,
-            day,
-            free_used,
-            free_day
-        ])
-        .db()?;
-    let tokens = charge
-        .filter(|_| kind == EndKind::Settle)
-        .cloned()
-        .unwrap_or_default();
-    let row = EndRow {
-        now,
-        kind,
-        hold: &hold,
-        request_id,
-    };
-    journal_end(conn, &row, &tokens, &spend, [day, free_day])?;
-    let end = ledger::Ending {
-        kind,
-        from_free,
-        from_plan,
-        from_balance,
-    };
-    Ok(end.outcome(hold.credits))
+        .db()
+}
+
+/// What ending a hold spends, and the daily buckets' (day, used) after it.
+struct Spending {
+    spend: money::Spend,
+    plan: (i64, i64),
+    free: (i64, i64),
+}
+
+impl Spending {
+    /// `money`'s rules: the charge clamped to [0, hold] (0 unless settled), split free, plan,
+    /// balance; each daily bucket's day moves only forward, and only when spent from.
+    fn of(
+        hold: &OpenHold,
+        a: &Buckets,
+        kind: EndKind,
+        charge: Option<&Charge>,
+        today: i64,
+    ) -> Spending {
+        let charged = match kind {
+            EndKind::Settle => money::clamp_charge(charge.map(|c| c.credits), hold.credits),
+            EndKind::Void | EndKind::Expire => 0,
+        };
+        let free_left = money::plan_left(hold.free_daily, a.free_day, a.free_used, today);
+        let plan_left = money::plan_left(a.daily, a.plan_day, a.plan_used, today);
+        let spend = money::split_spend(charged, free_left, plan_left, a.balance);
+        assert!(
+            spend.free >= 0 && spend.plan >= 0 && spend.balance >= 0,
+            "money never flows back into an account by a settle"
+        );
+        assert!(
+            spend.balance <= a.balance,
+            "a settle never overdraws the balance"
+        );
+        Spending {
+            spend,
+            plan: money::plan_after(a.plan_day, a.plan_used, today, spend.plan),
+            free: money::plan_after(a.free_day, a.free_used, today, spend.free),
+        }
+    }
 }
 
 /// What every journal row of one hold's end shares.
@@ -591,7 +629,7 @@ fn journal_end(
     tokens: &Charge,
     spend: &money::Spend,
     days: [i64; 2],
-) -> Result<()> {
+) -> DbResult<()> {
     let mut journal = conn.prepare_cached(JOURNAL_END).db()?;
     journal
         .execute(params![
@@ -632,7 +670,7 @@ fn journal_end(
     Ok(())
 }
 
-fn expire_batch(conn: &Connection, now: Millis) -> Result<u64> {
+fn expire_batch(conn: &Connection, now: Millis) -> DbResult<u64> {
     let due = conn
         .prepare_cached(EXPIRE_DUE)
         .db()?

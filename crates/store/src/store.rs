@@ -7,16 +7,18 @@
 
 use std::path::Path;
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
-use crate::ledger::{self, EndKind, MAX_CREDITS, MAX_ID_LEN};
+use crate::conns::Retry;
+use crate::fault::{DbResult, Fault};
+use crate::ledger::{EndKind, MAX_CREDITS, MAX_ID_LEN};
 use crate::postgres::PgStore;
 use crate::sqlite::SqliteStore;
 use crate::verify::{self, Snapshot};
 use crate::{
     credentials, money, AccountId, ApiKeyInfo, ApiKeyPrincipal, Balance, Charge, HoldOutcome,
     HoldRequest, KeyId, LedgerReport, Millis, NewApiKey, NewWorkerToken, Result, SettleOutcome,
-    StoreError, WorkerTokenInfo,
+    StoreError, StoreOptions, WorkerTokenInfo,
 };
 
 /// Accounts, keys, worker tokens and the credit ledger, on SQLite or PostgreSQL.
@@ -40,56 +42,9 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// Evaluate `$body` (a `Result`) with `$c` bound to a leased reading connection.
-macro_rules! read {
-    ($store:expr, $c:ident => $body:expr) => {
-        match &$store.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                let out: Result<_> = async {
-                    let $c = &mut *lease;
-                    $body
-                }
-                .await;
-                if let Err(e) = &out {
-                    lease.check(e);
-                }
-                out
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                let out: Result<_> = async {
-                    let $c = &mut *lease;
-                    $body
-                }
-                .await;
-                if let Err(e) = &out {
-                    lease.check(e);
-                }
-                out
-            }
-        }
-    };
-}
-
-/// One write statement with `$n` placeholders and owned arguments, returning at most one
-/// row whose first column is an id: on SQLite a job of the writer thread, on PostgreSQL one
-/// autocommit statement.
-macro_rules! write_id {
-    ($store:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
-        match &$store.backend {
-            Backend::Sqlite(s) => {
-                s.write_returning_id($sql, vec![$(rusqlite::types::Value::from($arg)),*])
-                    .await
-            }
-            Backend::Postgres(p) => p.write_returning_id(sqlx::query($sql)$(.bind($arg))*).await,
-        }
-    };
-}
-
-/// Run a PostgreSQL ledger write to completion in its own task, even if the caller is
-/// dropped half-way (a client that disconnects must not leave a deposit unsent). Holds and
-/// settles need no such task: once queued, a writer (SQLite's thread, PostgreSQL's writer
+/// Run a ledger write to completion in its own task, even if the caller is dropped half-way
+/// (a client that disconnects must not leave a deposit unsent, nor a settle unretried).
+/// Holds need no such task: once queued, a writer (SQLite's thread, PostgreSQL's writer
 /// tasks) runs them to completion.
 pub(crate) async fn detached<T, F>(op: F) -> Result<T>
 where
@@ -99,108 +54,39 @@ where
     match tokio::spawn(op).await {
         Ok(out) => out,
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Err(_) => Err(StoreError::Database(sqlx::Error::Protocol(
+        Err(_) => Err(StoreError::Unavailable(
             "the ledger task was cancelled (runtime shutting down)".into(),
-        ))),
+        )),
     }
 }
 
-/// Read everything `verify_ledger` compares, inside the open transaction `$tx`.
+/// Everything `verify_ledger` compares, read inside the open transaction `$tx`.
 macro_rules! read_snapshot {
     ($tx:ident) => {{
-        let mut snap = Snapshot::default();
-        for r in sqlx::query(verify::ACCOUNTS).fetch_all(&mut *$tx).await? {
-            snap.accounts.insert(
-                r.try_get("id")?,
-                verify::StoredAccount {
-                    credits: r.try_get("credits")?,
-                    total_deposited: r.try_get("total_deposited")?,
-                    total_spent: r.try_get("total_spent")?,
-                    held: r.try_get("held")?,
-                    plan_day: r.try_get("plan_day")?,
-                    plan_used: r.try_get("plan_used")?,
-                    free_day: r.try_get("free_day")?,
-                    free_used: r.try_get("free_used")?,
-                },
-            );
+        let mut rows = Vec::with_capacity(verify::QUERIES.len());
+        for query in verify::QUERIES {
+            rows.push(sqlx::query(query).fetch_all(&mut *$tx).await?);
         }
-        for r in sqlx::query(verify::JOURNAL_SUMS)
-            .fetch_all(&mut *$tx)
-            .await?
-        {
-            snap.journal.insert(
-                r.try_get("account_id")?,
-                verify::JournalSums {
-                    deposited: r.try_get("deposited")?,
-                    spent: r.try_get("spent")?,
-                    malformed: r.try_get("malformed")?,
-                    last_plan_day: r.try_get("last_plan_day")?,
-                    last_free_day: r.try_get("last_free_day")?,
-                },
-            );
-        }
-        for r in sqlx::query(verify::PLAN_USED).fetch_all(&mut *$tx).await? {
-            snap.plan_used
-                .insert(r.try_get("account_id")?, r.try_get("used")?);
-        }
-        for r in sqlx::query(verify::FREE_USED).fetch_all(&mut *$tx).await? {
-            snap.free_used
-                .insert(r.try_get("account_id")?, r.try_get("used")?);
-        }
-        for r in sqlx::query(verify::HOLD_LIVES).fetch_all(&mut *$tx).await? {
-            snap.hold_lives.push(verify::HoldLife {
-                request_id: r.try_get("request_id")?,
-                account_id: r.try_get("account_id")?,
-                accounts: r.try_get("accounts")?,
-                hold_rows: r.try_get("hold_rows")?,
-                hold_credits: r.try_get("hold_credits")?,
-                end_kinds: r.try_get("end_kinds")?,
-                release_rows: r.try_get("release_rows")?,
-                plan_rows: r.try_get("plan_rows")?,
-                free_rows: r.try_get("free_rows")?,
-                balance_rows: r.try_get("balance_rows")?,
-                spent: r.try_get("spent")?,
-            });
-        }
-        for r in sqlx::query(verify::HOLDS_TABLE)
-            .fetch_all(&mut *$tx)
-            .await?
-        {
-            snap.holds.insert(
-                r.try_get("account_id")?,
-                verify::HoldsTable {
-                    active: r.try_get("active")?,
-                    active_credits: r.try_get("active_credits")?,
-                    charged_balance: r.try_get("charged_balance")?,
-                    charged_plan: r.try_get("charged_plan")?,
-                    journal_balance: r.try_get("journal_balance")?,
-                    journal_plan: r.try_get("journal_plan")?,
-                    charged_free: r.try_get("charged_free")?,
-                    journal_free: r.try_get("journal_free")?,
-                },
-            );
-        }
-        for (query, rollup) in [(verify::USAGE_ROLLUP, true), (verify::USAGE_JOURNAL, false)] {
-            for r in sqlx::query(query).fetch_all(&mut *$tx).await? {
-                let sums: [i64; 4] = [
-                    r.try_get("requests")?,
-                    r.try_get("input_tokens")?,
-                    r.try_get("output_tokens")?,
-                    r.try_get("credits")?,
-                ];
-                let entry = snap
-                    .usage
-                    .entry((r.try_get("account_id")?, r.try_get("key_id")?))
-                    .or_default();
-                *(if rollup { &mut entry.0 } else { &mut entry.1 }) = sums;
-            }
-        }
-        snap
+        Snapshot::from_rows(&rows)?
     }};
 }
 
 fn invalid(msg: impl Into<String>) -> StoreError {
     StoreError::Invalid(msg.into())
+}
+
+/// An insert's `RETURNING` gave no row: the database broke its own promise.
+fn no_row(what: &str) -> StoreError {
+    StoreError::Internal(format!("inserting the {what} returned no id"))
+}
+
+/// A foreign key to `accounts` found no account.
+fn account_missing(f: Fault) -> StoreError {
+    if f.is_foreign_key_violation() {
+        StoreError::NotFound("account")
+    } else {
+        f.into()
+    }
 }
 
 fn rpm_from_db(rpm: Option<i64>) -> Option<u32> {
@@ -223,11 +109,17 @@ impl Store {
     /// Open a store by URL: `sqlite://PATH`, `sqlite:PATH` (`sqlite::memory:` for a throwaway
     /// one) or `postgres://…` / `postgresql://…`. Runs pending migrations.
     pub async fn open(url: &str) -> Result<Store> {
+        Store::open_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Store::open`] with the store's waits and timeouts set (PostgreSQL's sessions; SQLite
+    /// takes only `connect_timeout` from them).
+    pub async fn open_with(url: &str, options: &StoreOptions) -> Result<Store> {
         let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
         let backend = match scheme.as_str() {
             "sqlite" => Backend::Sqlite(SqliteStore::open_url(url).await?),
             "postgres" | "postgresql" if url.contains("://") => {
-                Backend::Postgres(PgStore::open_url(url).await?)
+                Backend::Postgres(PgStore::open_url(url, options).await?)
             }
             _ => {
                 return Err(invalid(
@@ -272,26 +164,23 @@ impl Store {
         if !email.contains('@') || email.len() > 320 || email.chars().any(char::is_whitespace) {
             return Err(invalid("email must look like name@host"));
         }
-        let map = |e: sqlx::Error| {
-            if ledger::is_unique_violation(&e) {
-                StoreError::Conflict(format!("an account with email {email} already exists"))
-            } else {
-                e.into()
-            }
-        };
         let id = write_id!(
             self,
+            Retry::IfNotRun,
             "INSERT INTO accounts (email, created_at, password_hash) VALUES ($1, $2, $3)
              RETURNING id",
             email.to_string(),
             now,
             password_hash,
         )
-        .map_err(|e| match e {
-            StoreError::Database(e) => map(e),
-            e => e,
+        .map_err(|f| {
+            if f.is_unique_violation() {
+                StoreError::Conflict(format!("an account with email {email} already exists"))
+            } else {
+                f.into()
+            }
         })?;
-        id.ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))
+        id.ok_or_else(|| no_row("account"))
     }
 
     /// Deposit purchased credits. Returns the new settled balance.
@@ -307,10 +196,10 @@ impl Store {
             )));
         }
         match &self.backend {
-            Backend::Sqlite(s) => s.grant_credits(account, credits, now).await,
+            Backend::Sqlite(s) => Ok(s.grant_credits(account, credits, now).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
-                detached(async move { p.grant_credits(account, credits, now).await }).await
+                detached(async move { Ok(p.grant_credits(account, credits, now).await?) }).await
             }
         }
     }
@@ -330,6 +219,7 @@ impl Store {
         }
         write_id!(
             self,
+            Retry::Idempotent,
             "UPDATE accounts SET plan_daily_credits = $2 WHERE id = $1 RETURNING id",
             account,
             daily_credits,
@@ -339,12 +229,11 @@ impl Store {
     }
 
     async fn account_exists(&self, account: AccountId) -> Result<bool> {
-        read!(self, c => sqlx::query("SELECT 1 FROM accounts WHERE id = $1")
+        read!(self, c => Ok(sqlx::query("SELECT 1 FROM accounts WHERE id = $1")
             .bind(account)
             .fetch_optional(c)
-            .await
-            .map(|row| row.is_some())
-            .map_err(StoreError::from))
+            .await?
+            .is_some()))
     }
 
     // ---------------------------------------------------------------- API keys
@@ -366,15 +255,9 @@ impl Store {
         let key = credentials::generate_api_key();
         let prefix = credentials::display_prefix(&key);
         let hash = credentials::hash_secret(&key);
-        let map = |e: sqlx::Error| {
-            if ledger::is_foreign_key_violation(&e) {
-                StoreError::NotFound("account")
-            } else {
-                e.into()
-            }
-        };
         let id = write_id!(
             self,
+            Retry::IfNotRun,
             "INSERT INTO api_keys (account_id, name, prefix, key_hash, rpm, created_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             account,
@@ -384,11 +267,8 @@ impl Store {
             rpm.map(i64::from),
             now,
         )
-        .map_err(|e| match e {
-            StoreError::Database(e) => map(e),
-            e => e,
-        })?
-        .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
+        .map_err(account_missing)?
+        .ok_or_else(|| no_row("API key"))?;
         Ok(NewApiKey { id, key, prefix })
     }
 
@@ -424,6 +304,7 @@ impl Store {
     pub async fn revoke_api_key(&self, key_id: KeyId, now: Millis) -> Result<()> {
         write_id!(
             self,
+            Retry::Idempotent,
             "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id",
             key_id,
             now,
@@ -497,6 +378,7 @@ impl Store {
         let hash = credentials::hash_secret(&token);
         let id = write_id!(
             self,
+            Retry::IfNotRun,
             "INSERT INTO worker_tokens (name, prefix, token_hash, created_at, browser_only, expires_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             name.to_string(),
@@ -506,7 +388,7 @@ impl Store {
             browser_only,
             expires_at,
         )?
-        .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
+        .ok_or_else(|| no_row("worker token"))?;
         Ok(NewWorkerToken { id, token })
     }
 
@@ -609,10 +491,10 @@ impl Store {
                 available: available.max(0),
             });
         }
-        match &self.backend {
-            Backend::Sqlite(s) => s.hold(req, now).await,
-            Backend::Postgres(p) => p.hold(req, now).await,
-        }
+        Ok(match &self.backend {
+            Backend::Sqlite(s) => s.hold(req, now).await?,
+            Backend::Postgres(p) => p.hold(req, now).await?,
+        })
     }
 
     /// End the hold of `request_id` with the billed charge (clamped to `[0, hold]`; `None`,
@@ -643,20 +525,20 @@ impl Store {
         charge: Option<&Charge>,
         now: Millis,
     ) -> Result<SettleOutcome> {
-        match &self.backend {
-            Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await,
-            Backend::Postgres(p) => p.end_hold(request_id, kind, charge, now).await,
-        }
+        Ok(match &self.backend {
+            Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await?,
+            Backend::Postgres(p) => p.end_hold(request_id, kind, charge, now).await?,
+        })
     }
 
     /// Release every active hold with `expires_at <= now` (charge 0). Returns how many.
     /// Run by the gateway's reaper, and at start-up.
     pub async fn expire_holds(&self, now: Millis) -> Result<u64> {
         match &self.backend {
-            Backend::Sqlite(s) => s.expire_holds(now).await,
+            Backend::Sqlite(s) => Ok(s.expire_holds(now).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
-                detached(async move { p.expire_holds(now).await }).await
+                detached(async move { Ok(p.expire_holds(now).await?) }).await
             }
         }
     }
@@ -676,10 +558,10 @@ impl Store {
     /// holds per transaction), so other ledger writes get their turn in between.
     pub async fn prune_holds(&self, before: Millis) -> Result<u64> {
         match &self.backend {
-            Backend::Sqlite(s) => s.prune_holds(before).await,
+            Backend::Sqlite(s) => Ok(s.prune_holds(before).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
-                detached(async move { p.prune_holds(before).await }).await
+                detached(async move { Ok(p.prune_holds(before).await?) }).await
             }
         }
     }
@@ -687,25 +569,41 @@ impl Store {
     /// Recompute every account from the journal and compare with the stored balances,
     /// totals, holds and plan use, in one consistent snapshot.
     pub async fn verify_ledger(&self) -> Result<LedgerReport> {
-        let snap = match &self.backend {
+        Ok(verify::compare(&self.snapshot().await?))
+    }
+
+    /// Everything `verify_ledger` compares, in one read transaction. Exempt from the
+    /// statement timeout: it reads the whole journal.
+    async fn snapshot(&self) -> DbResult<Snapshot> {
+        use sqlx::Connection;
+        match &self.backend {
             Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
+                let mut lease = s.readers().acquire().await?;
                 let mut tx = lease.begin().await?;
                 let snap = read_snapshot!(tx);
                 tx.rollback().await?;
-                snap
+                Ok(snap)
             }
             Backend::Postgres(p) => {
                 let mut lease = p.conns.acquire().await?;
-                let mut tx = lease
-                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    .await?;
-                let snap = read_snapshot!(tx);
-                tx.rollback().await?;
-                snap
+                let out = async {
+                    let mut tx = lease
+                        .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                        .await?;
+                    sqlx::query("SET LOCAL statement_timeout = 0")
+                        .execute(&mut *tx)
+                        .await?;
+                    let snap = read_snapshot!(tx);
+                    tx.rollback().await?;
+                    Ok(snap)
+                }
+                .await;
+                if let Err(f) = &out {
+                    lease.check(f);
+                }
+                out
             }
-        };
-        Ok(verify::compare(&snap))
+        }
     }
 }
 
