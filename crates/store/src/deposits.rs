@@ -14,7 +14,7 @@
 //! Transfers seen in blocks that are not final yet are kept apart, for display only
 //! ([`PendingDeposit`], `pending`).
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
 use crate::conns::Retry;
 use crate::fault::{DbResult, Fault};
@@ -446,22 +446,90 @@ fn too_large_sqlite(c: &rusqlite::Connection, id: i64) -> DbResult<DepositOutcom
     Ok(DepositOutcome::TooLarge)
 }
 
+/// Times a PostgreSQL deposit is decided again when its account's deposits changed between
+/// the read and the write (another watcher recording another transfer to it meanwhile),
+/// after a short random wait that grows with each try (so that racing writers spread out).
+const RECORD_TRIES: u32 = 64;
+
+/// $1 account: makes sure its remainder row (and so its version) exists.
+const REMAINDER_ROW: &str = "INSERT INTO deposit_remainders (account_id, remainder) VALUES ($1, 0)
+     ON CONFLICT (account_id) DO NOTHING";
+
+/// $1 account, $2 chain, $3 token: what a deposit is decided on, in one snapshot.
+const DECIDE_ON: &str = "SELECT r.version, r.remainder,
+        ARRAY(SELECT amount FROM deposits
+               WHERE account_id = $1 AND chain_id = $2 AND token = $3
+                 AND state = 'below_minimum') AS waiting
+       FROM deposit_remainders r WHERE r.account_id = $1";
+
+const APPLY: &str = "SELECT shoal_record_deposit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+                                                $12, $13, $14)";
+
+/// PostgreSQL: read without locks, decide, apply in one call that checks nothing changed
+/// (migration `deposit_version`). No lock is held between two round trips.
 async fn record_pg(
     conn: &mut sqlx::PgConnection,
     d: &NewDeposit,
     now: Millis,
 ) -> DbResult<DepositOutcome> {
-    let mut tx = conn.begin().await?;
-    // The account first, as every ledger write locks it: two watchers recording the same
-    // deposit take turns here, and the second finds the row already there.
-    let exists = sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+    let ensured = sqlx::query(REMAINDER_ROW)
         .bind(d.account_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if exists.is_none() {
-        return Err(StoreError::NotFound("account").into());
+        .execute(&mut *conn)
+        .await
+        .map_err(Fault::from);
+    if let Err(f) = ensured {
+        return Err(if f.is_foreign_key_violation() {
+            StoreError::NotFound("account").into()
+        } else {
+            f
+        });
     }
-    let id: Option<i64> = sqlx::query_scalar(INSERT)
+    for attempt in 0..RECORD_TRIES {
+        if attempt > 0 {
+            let most = u64::from(attempt.min(10)) * 5;
+            tokio::time::sleep(std::time::Duration::from_millis(rand::random_range(
+                1..=most,
+            )))
+            .await;
+        }
+        let (version, remainder, waiting): (i64, i64, Vec<String>) = sqlx::query_as(DECIDE_ON)
+            .bind(d.account_id)
+            .bind(d.chain_id)
+            .bind(&d.token)
+            .fetch_one(&mut *conn)
+            .await?;
+        let mut amounts = waiting
+            .iter()
+            .map(|a| parse_amount(a))
+            .collect::<Result<Vec<_>>>()?;
+        amounts.push(d.amount);
+        let decision = decide(d, &amounts, remainder);
+        if let Some(outcome) = apply_pg(conn, d, version, &decision, now).await? {
+            return Ok(outcome);
+        }
+    }
+    Err(StoreError::Unavailable(
+        "the account's deposits kept changing while this one was recorded".into(),
+    )
+    .into())
+}
+
+/// One call of `shoal_record_deposit`; `None` when the account's deposits changed since
+/// they were read (decide again).
+async fn apply_pg(
+    conn: &mut sqlx::PgConnection,
+    d: &NewDeposit,
+    version: i64,
+    decision: &Decision,
+    now: Millis,
+) -> DbResult<Option<DepositOutcome>> {
+    let (kind, credits, remainder) = match *decision {
+        Decision::Wait { .. } => ("wait", 0, 0),
+        Decision::TooLarge => ("too_large", 0, 0),
+        Decision::Credit { credits, remainder } => ("credit", credits, remainder),
+    };
+    let applied: String = sqlx::query_scalar(APPLY)
+        .bind(version)
         .bind(d.chain_id)
         .bind(&d.tx_hash)
         .bind(d.log_index)
@@ -470,84 +538,27 @@ async fn record_pg(
         .bind(d.account_id)
         .bind(d.amount.to_string())
         .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let Some(id) = id else {
-        tx.commit().await?;
-        return Ok(DepositOutcome::AlreadyRecorded);
-    };
-    let waiting = sqlx::query(WAITING)
-        .bind(d.account_id)
-        .bind(d.chain_id)
-        .bind(&d.token)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|r| Ok(parse_amount(&r.try_get::<String, _>("amount")?)?))
-        .collect::<DbResult<Vec<_>>>()?;
-    let remainder: Option<i64> = sqlx::query_scalar(REMAINDER)
-        .bind(d.account_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let outcome = match decide(d, &waiting, remainder.unwrap_or(0)) {
-        Decision::Wait { pending } => DepositOutcome::BelowMinimum { pending },
-        Decision::TooLarge => DepositOutcome::TooLarge,
-        Decision::Credit { credits, remainder } => {
-            credit_pg(&mut tx, d, id, credits, remainder, now).await?
-        }
-    };
-    if outcome == DepositOutcome::TooLarge {
-        sqlx::query(MARK_TOO_LARGE)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-    }
-    tx.commit().await?;
-    Ok(outcome)
-}
-
-async fn credit_pg(
-    tx: &mut sqlx::PgConnection,
-    d: &NewDeposit,
-    id: i64,
-    credits: i64,
-    remainder: i64,
-    now: Millis,
-) -> DbResult<DepositOutcome> {
-    if credits > 0 {
-        let n = sqlx::query(CREDIT_ACCOUNT)
-            .bind(credits)
-            .bind(d.account_id)
-            .bind(MAX_CREDITS)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if n == 0 {
-            return Ok(DepositOutcome::TooLarge);
-        }
-        sqlx::query(JOURNAL)
-            .bind(now)
-            .bind(d.account_id)
-            .bind(reference(d))
-            .bind(credits)
-            .execute(&mut *tx)
-            .await?;
-    }
-    sqlx::query(SET_REMAINDER)
-        .bind(d.account_id)
-        .bind(remainder)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(MARK_CREDITED)
-        .bind(now)
-        .bind(id)
+        .bind(kind)
         .bind(credits)
-        .bind(d.account_id)
-        .bind(d.chain_id)
-        .bind(&d.token)
-        .execute(&mut *tx)
+        .bind(remainder)
+        .bind(MAX_CREDITS)
+        .bind(reference(d))
+        .fetch_one(&mut *conn)
         .await?;
-    Ok(DepositOutcome::Credited { credits })
+    Ok(match (applied.as_str(), decision) {
+        ("retry", _) => None,
+        ("already", _) => Some(DepositOutcome::AlreadyRecorded),
+        ("waiting", Decision::Wait { pending }) => {
+            Some(DepositOutcome::BelowMinimum { pending: *pending })
+        }
+        ("credited", _) => Some(DepositOutcome::Credited { credits }),
+        ("too_large", _) => Some(DepositOutcome::TooLarge),
+        (other, _) => {
+            return Err(
+                StoreError::Internal(format!("unexpected deposit outcome {other:?}")).into(),
+            )
+        }
+    })
 }
 
 #[cfg(test)]

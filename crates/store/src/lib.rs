@@ -44,7 +44,9 @@
 //!   deletes those that ended before a cut-off (the gateway's reaper, with a retention of a
 //!   day or so). Balances and `verify_ledger` rest on the journal, which keeps everything.
 //!
-//! Ledger writes, once started, run to completion even if the caller stops waiting.
+//! Ledger writes, once started, run to completion even if the caller stops waiting. A settle
+//! or void that meets a database failure is retried until it commits (see [`Store::settle`]):
+//! a database restart loses no charge.
 //!
 //! # Backends
 //!
@@ -58,6 +60,12 @@
 //!   as one batch (one call of a PL/pgSQL function, one transaction), a lone one as a
 //!   single statement of data-modifying CTEs; a settle locks the account, then the hold,
 //!   with `FOR UPDATE`. Everything else is one statement on a small connection set.
+//!   The writer never waits for a row lock: an account another session keeps locked has its
+//!   jobs run apart, waiting at most `lock_timeout`, so one account's lock (a frozen
+//!   gateway's transaction) holds up no other account. Sessions start with the timeouts of
+//!   [`StoreOptions`] (lock, statement, idle in transaction, TCP keepalives), so no lock
+//!   outlives its holder by long; a deposit is decided on a read and applied in one call,
+//!   holding no lock between round trips.
 //!
 //! Migrations for each backend live in `migrations/sqlite` and `migrations/postgres` and
 //! run on open.
@@ -268,7 +276,7 @@ mod verify;
 
 pub use ledger::MAX_CREDITS;
 pub use options::{StoreOptions, CLIENT_GRACE};
-pub use store::{KeyFilter, Login, Store, UsageRow};
+pub use store::{KeyFilter, Login, Store, UsageRow, CLOSE_GRACE};
 
 #[allow(dead_code)]
 fn _assert_store_is_shareable() {

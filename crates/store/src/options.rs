@@ -17,7 +17,8 @@ use std::time::Duration;
 /// timeout answers first when the server is there.
 pub const CLIENT_GRACE: Duration = Duration::from_secs(5);
 
-/// The store's waits and timeouts. [`StoreOptions::default`] suits a gateway.
+/// The store's waits and timeouts. [`StoreOptions::default`] suits a gateway; a zero
+/// duration turns that timeout off.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreOptions {
     /// The longest a statement waits for a row lock (PostgreSQL `lock_timeout`). A write
@@ -54,10 +55,17 @@ impl Default for StoreOptions {
 }
 
 impl StoreOptions {
-    /// The PostgreSQL settings every session of the store starts with.
+    /// The PostgreSQL settings every session of the store starts with. A zero duration is
+    /// PostgreSQL's 0: no timeout (or, for keepalives, the system's default).
     pub(crate) fn session_settings(&self) -> Vec<(&'static str, String)> {
-        let ms = |d: Duration| format!("{}ms", d.as_millis().max(1));
-        let secs = |d: Duration| d.as_secs().max(1).to_string();
+        let ms = |d: Duration| match d.as_millis() {
+            0 => "0".to_string(),
+            n => format!("{n}ms"),
+        };
+        let secs = |d: Duration| match (d.as_secs(), d.is_zero()) {
+            (_, true) => "0".to_string(),
+            (s, false) => s.max(1).to_string(),
+        };
         vec![
             ("lock_timeout", ms(self.lock_timeout)),
             ("statement_timeout", ms(self.statement_timeout)),
@@ -67,15 +75,48 @@ impl StoreOptions {
             ),
             ("tcp_keepalives_idle", secs(self.keepalive_idle)),
             ("tcp_keepalives_interval", secs(self.keepalive_interval)),
-            (
-                "tcp_keepalives_count",
-                self.keepalive_count.max(1).to_string(),
-            ),
+            ("tcp_keepalives_count", self.keepalive_count.to_string()),
         ]
     }
 
-    /// How long the client waits for one operation before it drops the connection.
+    /// How long the client waits for one operation before it drops the connection (without
+    /// a statement timeout: an hour, for a server that vanished).
     pub(crate) fn client_deadline(&self) -> Duration {
-        self.statement_timeout + CLIENT_GRACE
+        if self.statement_timeout.is_zero() {
+            Duration::from_secs(3_600)
+        } else {
+            self.statement_timeout + CLIENT_GRACE
+        }
+    }
+
+    /// No timeouts at all (PostgreSQL's defaults): for comparison in benchmarks.
+    pub fn without_timeouts() -> StoreOptions {
+        StoreOptions {
+            lock_timeout: Duration::ZERO,
+            statement_timeout: Duration::ZERO,
+            idle_in_transaction_timeout: Duration::ZERO,
+            keepalive_idle: Duration::ZERO,
+            keepalive_interval: Duration::ZERO,
+            keepalive_count: 0,
+            ..StoreOptions::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_as_postgres_reads_them() {
+        let s = StoreOptions::default().session_settings();
+        assert!(s.contains(&("lock_timeout", "2000ms".into())));
+        assert!(s.contains(&("tcp_keepalives_idle", "30".into())));
+        let off = StoreOptions::without_timeouts().session_settings();
+        assert!(off.iter().all(|(_, v)| v == "0"), "{off:?}");
+        assert_eq!(
+            StoreOptions::without_timeouts().client_deadline(),
+            Duration::from_secs(3_600)
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! and `postgres.rs`.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use sqlx::Row;
 
@@ -20,12 +21,15 @@ use crate::{
     HoldRequest, KeyId, LedgerReport, Millis, NewApiKey, NewWorkerToken, Result, SettleOutcome,
     StoreError, StoreOptions, WorkerTokenInfo,
 };
+use endings::Retries;
 
 /// Accounts, keys, worker tokens and the credit ledger, on SQLite or PostgreSQL.
 /// `Send + Sync`, cheap to clone (clones share the connections).
 #[derive(Clone)]
 pub struct Store {
     pub(crate) backend: Backend,
+    /// Settles and voids being retried after a database failure.
+    retries: Arc<Retries>,
 }
 
 #[derive(Clone)]
@@ -101,9 +105,7 @@ impl Store {
         std::fs::create_dir_all(dir)
             .map_err(|e| invalid(format!("cannot create data folder {}: {e}", dir.display())))?;
         let sqlite = SqliteStore::open_file(&dir.join("shoal.db")).await?;
-        Ok(Store {
-            backend: Backend::Sqlite(sqlite),
-        })
+        Ok(Store::with(Backend::Sqlite(sqlite)))
     }
 
     /// Open a store by URL: `sqlite://PATH`, `sqlite:PATH` (`sqlite::memory:` for a throwaway
@@ -127,7 +129,14 @@ impl Store {
                 ))
             }
         };
-        Ok(Store { backend })
+        Ok(Store::with(backend))
+    }
+
+    fn with(backend: Backend) -> Store {
+        Store {
+            backend,
+            retries: Arc::default(),
+        }
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -138,11 +147,27 @@ impl Store {
         }
     }
 
-    /// Close every connection, waiting for those in use to be returned.
+    /// Close every connection, waiting for those in use to be returned. Settles still being
+    /// retried get [`CLOSE_GRACE`] to commit first.
     pub async fn close(&self) {
+        self.retries.close(CLOSE_GRACE).await;
         match &self.backend {
             Backend::Sqlite(s) => s.close().await,
             Backend::Postgres(p) => p.close().await,
+        }
+    }
+
+    /// Whether the database answers now: one trivial query on a pooled connection, within
+    /// `timeout`. For a readiness probe; `Unavailable` when it does not.
+    pub async fn ready(&self, timeout: std::time::Duration) -> Result<()> {
+        let probe =
+            async { read!(self, c => Ok(sqlx::query("SELECT 1").execute(c).await.map(drop)?)) };
+        match tokio::time::timeout(timeout, probe).await {
+            Ok(out) => out.map(drop),
+            Err(_) => Err(StoreError::Unavailable(format!(
+                "the database did not answer within {} ms",
+                timeout.as_millis()
+            ))),
         }
     }
 
@@ -502,6 +527,12 @@ impl Store {
     /// balance; the rest is released. Idempotent: a hold ends once, later calls get
     /// `AlreadyEnded`. A settle that arrives after the hold expired ends it as expired,
     /// charges nothing and returns `AlreadyEnded`: the request ran past its TTL.
+    ///
+    /// Durable: a database failure does not lose it. It is retried (bounded backoff) until it
+    /// commits or the hold is found ended otherwise, in a task that outlives the caller; the
+    /// answer is the charge of the attempt that committed. `now` is when the request ended,
+    /// and stays so for every attempt. Only the process stopping before the commit loses it:
+    /// the hold then expires at its `expires_at`, charging nothing (see `store/endings.rs`).
     pub async fn settle(
         &self,
         request_id: &str,
@@ -518,7 +549,26 @@ impl Store {
         self.end_hold(request_id, EndKind::Void, None, now).await
     }
 
+    /// Ends the hold in a task of its own, retried until it commits (`endings.rs`).
     async fn end_hold(
+        &self,
+        request_id: &str,
+        kind: EndKind,
+        charge: Option<&Charge>,
+        now: Millis,
+    ) -> Result<SettleOutcome> {
+        let store = self.clone();
+        let request_id = request_id.to_string();
+        let charge = charge.cloned();
+        detached(async move {
+            store
+                .end_durably(&request_id, kind, charge.as_ref(), now)
+                .await
+        })
+        .await
+    }
+
+    async fn end_hold_once(
         &self,
         request_id: &str,
         kind: EndKind,
@@ -529,6 +579,31 @@ impl Store {
             Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await?,
             Backend::Postgres(p) => p.end_hold(request_id, kind, charge, now).await?,
         })
+    }
+
+    /// How the hold of `request_id` ended, from its row (written in the transaction that
+    /// ended it): what a settle answers when an earlier attempt committed unseen.
+    async fn ending_of(&self, request_id: &str) -> Result<SettleOutcome> {
+        const ENDING: &str = "SELECT state, credits, charged_free, charged_plan, charged_balance
+               FROM holds WHERE request_id = $1";
+        let row: Option<(String, i64, i64, i64, i64)> = read!(self, c => Ok(
+            sqlx::query_as(ENDING).bind(request_id).fetch_optional(c).await?
+        ))?;
+        let Some((state, hold, from_free, from_plan, from_balance)) = row else {
+            return Ok(SettleOutcome::UnknownHold);
+        };
+        let kind = match state.as_str() {
+            "settled" => EndKind::Settle,
+            "voided" => EndKind::Void,
+            _ => return Ok(SettleOutcome::AlreadyEnded),
+        };
+        let ending = crate::ledger::Ending {
+            kind,
+            from_free,
+            from_plan,
+            from_balance,
+        };
+        Ok(ending.outcome(hold))
     }
 
     /// Release every active hold with `expires_at <= now` (charge 0). Returns how many.
@@ -607,5 +682,7 @@ impl Store {
     }
 }
 
+mod endings;
 mod people;
+pub use endings::CLOSE_GRACE;
 pub use people::{KeyFilter, Login, UsageRow};

@@ -2,10 +2,12 @@
 
 mod fixtures;
 mod harness;
+mod private_pg;
 
 mod accounts;
 mod batches;
 mod deposits;
+mod faults;
 mod ledger;
 mod people;
 mod pruning;
