@@ -25,14 +25,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome, Store};
+use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome, Store, StoreOptions};
 use sqlx::Connection;
+
+mod compare;
+mod recovery;
 
 const HOLD: i64 = 50;
 const CHARGE: i64 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Backend {
+pub(crate) enum Backend {
     Sqlite,
     Postgres,
 }
@@ -47,14 +50,27 @@ impl Backend {
 }
 
 #[derive(Debug, Clone)]
-struct Config {
+pub(crate) struct Config {
     backend: Backend,
     accounts: usize,
     concurrency: usize,
     seconds: f64,
+    /// PostgreSQL sessions' timeouts (`StoreOptions`).
+    options: StoreOptions,
+    /// Which key the requests authenticate with.
+    key: KeyMode,
 }
 
-struct Outcome {
+/// The API key every request's hold names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyMode {
+    /// None: a dashboard session's request.
+    None,
+    /// A key without a spending limit.
+    Unlimited,
+}
+
+pub(crate) struct Outcome {
     pairs: u64,
     elapsed: Duration,
     p50_us: u64,
@@ -107,12 +123,17 @@ fn usage() -> ! {
         "usage: shoal-bench-ledger [--backend sqlite|postgres] [--accounts N] [--concurrency N] \
          [--seconds S] [--database-url URL]\n\
          with no --backend/--accounts/--concurrency: the whole matrix (both backends x {{1, 1000}} \
-         accounts x {{1, 32}} concurrency) as a markdown table"
+         accounts x {{1, 32}} concurrency) as a markdown table\n\
+         shoal-bench-ledger --compare timeouts|key-limit [--backend B] [--accounts N] \
+         [--concurrency N] [--seconds S] [--rounds N]: two configurations in alternating runs, \
+         and the ratio\n\
+         shoal-bench-ledger --recovery [--concurrency N]: a private PostgreSQL cluster restarted \
+         under load; time to the first success and to every hold settled"
     );
     std::process::exit(2)
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -126,6 +147,9 @@ fn main() {
     let mut seconds = 3.0;
     let mut pg_url = std::env::var("SHOAL_BENCH_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let mut compare = None;
+    let mut rounds = 5;
+    let mut recovery = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -141,8 +165,31 @@ fn main() {
             "--concurrency" => concurrency = Some(value().parse().unwrap_or_else(|_| usage())),
             "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage()),
             "--database-url" => pg_url = value(),
+            "--compare" => compare = Some(value()),
+            "--rounds" => rounds = value().parse().unwrap_or_else(|_| usage()),
+            "--recovery" => recovery = true,
             _ => usage(),
         }
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    if recovery {
+        rt.block_on(recovery::run(concurrency.unwrap_or(32)));
+        return;
+    }
+    if let Some(what) = compare {
+        let base = Config {
+            backend: backend.unwrap_or(Backend::Postgres),
+            accounts: accounts.unwrap_or(1000),
+            concurrency: concurrency.unwrap_or(32),
+            seconds,
+            options: StoreOptions::default(),
+            key: KeyMode::None,
+        };
+        let ok = rt.block_on(compare::run(&what, base, rounds, &pg_url));
+        std::process::exit(if ok { 0 } else { 1 });
     }
     let matrix = backend.is_none() && accounts.is_none() && concurrency.is_none();
     let mut configs = Vec::new();
@@ -157,15 +204,13 @@ fn main() {
                     accounts: a,
                     concurrency: c,
                     seconds,
+                    options: StoreOptions::default(),
+                    key: KeyMode::None,
                 });
             }
         }
     }
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let mut rows = Vec::new();
     for cfg in configs {
         let out = rt.block_on(run(&cfg, &pg_url));
@@ -267,7 +312,7 @@ impl PgDb {
     }
 }
 
-async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
+pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     let pg = match cfg.backend {
         Backend::Sqlite => None,
@@ -275,7 +320,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     };
     let store = match &pg {
         None => Store::open_data_dir(dir.path()).await.unwrap(),
-        Some(pg) => Store::open(&pg.url()).await.unwrap(),
+        Some(pg) => Store::open_with(&pg.url(), &cfg.options).await.unwrap(),
     };
     let t0 = now_ms();
     let mut accounts = Vec::with_capacity(cfg.accounts);
@@ -285,7 +330,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
             .await
             .unwrap();
         store.grant_credits(a, 1_000_000_000_000, t0).await.unwrap();
-        accounts.push(a);
+        accounts.push((a, key_for(&store, a, cfg.key, t0).await));
     }
     let accounts = Arc::new(accounts);
 
@@ -313,7 +358,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
                 credits: CHARGE,
             };
             while !stop.load(Ordering::Relaxed) {
-                let account = accounts[(w + i * 7919) % accounts.len()];
+                let (account, key_id) = accounts[(w + i * 7919) % accounts.len()];
                 let now = now_ms();
                 let req = HoldRequest {
                     request_id: format!("bench-{w}-{i}"),
@@ -322,7 +367,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
                     model: "large-27b-uncensored".into(),
                     expires_at: now + 600_000,
                     free_daily: 0,
-                    key_id: None,
+                    key_id,
                 };
                 let t = Instant::now();
                 assert_eq!(store.hold(&req, now).await.unwrap(), HoldOutcome::Held);
@@ -377,7 +422,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let report = store.verify_ledger().await.unwrap();
     let total: i64 = {
         let mut s = 0;
-        for a in accounts.iter() {
+        for (a, _) in accounts.iter() {
             s += store.balance(*a, now_ms()).await.unwrap().total_spent;
         }
         s
@@ -397,5 +442,13 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
         cpu_us: per_pair(cpu_ns),
         pg_cpu_us: pg_cpu_ns.map(per_pair),
         verified,
+    }
+}
+
+/// The key account `a`'s requests name, created as `mode` says.
+async fn key_for(store: &Store, a: i64, mode: KeyMode, now: i64) -> Option<i64> {
+    match mode {
+        KeyMode::None => None,
+        KeyMode::Unlimited => Some(store.create_api_key(a, None, None, now).await.unwrap().id),
     }
 }

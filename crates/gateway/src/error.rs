@@ -76,6 +76,32 @@ impl ApiError {
         )
     }
 
+    /// 402: the API key's own spending limit leaves less than the request's hold (distinct
+    /// from the account's credits). Names the limit and when it resets.
+    pub fn key_limit_exceeded(
+        needed: i64,
+        limit: i64,
+        remaining: i64,
+        resets_at: Option<i64>,
+    ) -> Self {
+        let resets = match resets_at {
+            Some(ms) => {
+                let (y, m, d) = shoal_store::money::civil_from_days(ms.div_euclid(86_400_000));
+                format!("it resets at {y:04}-{m:02}-{d:02}T00:00:00Z")
+            }
+            None => "it does not reset".to_string(),
+        };
+        Self::new(
+            StatusCode::PAYMENT_REQUIRED,
+            "insufficient_credits",
+            "key_limit_exceeded",
+            format!(
+                "this API key's spending limit of {limit} credits has {remaining} left and this \
+                 request needs a hold of {needed}; {resets}"
+            ),
+        )
+    }
+
     pub fn model_not_found() -> Self {
         Self::new(
             StatusCode::NOT_FOUND,

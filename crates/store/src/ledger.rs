@@ -11,7 +11,8 @@
 use std::collections::BTreeMap;
 
 use crate::fault::Fault;
-use crate::{AccountId, SettleOutcome, StoreError};
+use crate::money::{self, LimitReset};
+use crate::{AccountId, HoldOutcome, KeyId, Millis, SettleOutcome, StoreError};
 
 /// Largest amount of credits any single figure may reach: deposits, a plan's daily
 /// credits, a hold. Keeps every sum far from `i64` overflow (SQLite would silently turn an
@@ -93,6 +94,8 @@ pub(crate) struct Expired {
     pub credits: i64,
     pub request_id: String,
     pub model: String,
+    /// The key whose limit the hold counted towards, if it did.
+    pub limited_key: Option<KeyId>,
 }
 
 /// Credits released per account, in account order (a stable lock order on PostgreSQL).
@@ -100,6 +103,17 @@ pub(crate) fn released_by_account(expired: &[Expired]) -> BTreeMap<AccountId, i6
     let mut out = BTreeMap::new();
     for e in expired {
         *out.entry(e.account_id).or_insert(0) += e.credits;
+    }
+    out
+}
+
+/// Credits given back per key whose limit the holds counted towards, in key order.
+pub(crate) fn released_by_key(expired: &[Expired]) -> BTreeMap<KeyId, i64> {
+    let mut out = BTreeMap::new();
+    for e in expired {
+        if let Some(key) = e.limited_key {
+            *out.entry(key).or_insert(0) += e.credits;
+        }
     }
     out
 }
@@ -117,6 +131,27 @@ pub(crate) fn duplicate_request(f: Fault) -> Fault {
     } else {
         f
     }
+}
+
+/// A hold refused by its key's spending limit, at `now`.
+pub(crate) fn key_limit_exceeded(
+    needed: i64,
+    limit: i64,
+    remaining: i64,
+    reset: LimitReset,
+    now: Millis,
+) -> HoldOutcome {
+    HoldOutcome::KeyLimitExceeded {
+        needed,
+        limit,
+        remaining: remaining.max(0),
+        reset,
+        resets_at: money::limit_resets_on(reset, money::utc_day(now)).map(|d| d * money::DAY_MS),
+    }
+}
+
+pub(crate) fn management_key_holds() -> StoreError {
+    StoreError::Invalid("a management key cannot run requests".into())
 }
 
 pub(crate) fn duplicate_hold() -> StoreError {

@@ -1,4 +1,5 @@
-//! Shoal's persistent state: accounts, API keys, worker tokens and the credit ledger.
+//! Shoal's persistent state: accounts, API keys (with their spending limits), worker tokens,
+//! the credit ledger and the record of each request.
 //!
 //! One [`Store`] type fronts two backends with the same behaviour and the same test suite:
 //! SQLite (the embedded default, `shoal.db` in the data folder, WAL mode) and PostgreSQL
@@ -40,9 +41,22 @@
 //!   adjustment) with request id, model, token counts, credits and bucket; the database
 //!   refuses updates and deletes of journal rows. `verify_ledger` recomputes every account
 //!   from it and reports any difference.
+//! - **Key limits.** An API key may carry a spending limit ([`KeyLimit`]: credits per window,
+//!   the window starting again daily, weekly, monthly or never, at UTC boundaries). A hold
+//!   made with such a key must fit the key's remaining (`money::key_left`: the limit less
+//!   what the key spent in the window and what its active holds reserve) **and** the
+//!   account's available credit, in the same conditional write; otherwise it gets
+//!   [`HoldOutcome::KeyLimitExceeded`] (nothing reserved), distinct from `Insufficient`. Its
+//!   end gives the hold back to the key and adds the charge to the window, by the daily
+//!   buckets' own rules (`money::plan_after` on the window). `verify_ledger` checks each key's
+//!   counters against the holds and the journal (whose settle rows carry the window,
+//!   `key_window`). Management keys ([`KeyKind::Management`]) hold nothing.
 //! - Ended holds are only needed for idempotence by request id; [`Store::prune_holds`]
 //!   deletes those that ended before a cut-off (the gateway's reaper, with a retention of a
 //!   day or so). Balances and `verify_ledger` rest on the journal, which keeps everything.
+//!
+//! A [`Generation`] records each request (tokens, credits, timings, finish reason, worker
+//! kind; never text, never which worker) for the account that made it, for a bounded time.
 //!
 //! Ledger writes, once started, run to completion even if the caller stops waiting. A settle
 //! or void that meets a database failure is retried until it commits (see [`Store::settle`]):
@@ -142,16 +156,56 @@ pub struct ApiKeyInfo {
     pub prefix: String,
     /// Requests per minute for this key; `None` means the gateway default.
     pub rpm: Option<u32>,
+    pub kind: KeyKind,
+    /// Its spending limit, if it has one.
+    pub limit: Option<KeyLimit>,
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
 }
 
-/// Who a valid, unrevoked API key belongs to.
+/// What a key may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum KeyKind {
+    /// Runs requests (chat, images), paid from the account.
+    #[default]
+    Inference,
+    /// Manages the account's keys (create, list, change, revoke); runs no request: the
+    /// ledger refuses its holds.
+    Management,
+}
+
+impl KeyKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KeyKind::Inference => "inference",
+            KeyKind::Management => "management",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<KeyKind> {
+        match s {
+            "inference" => Some(KeyKind::Inference),
+            "management" => Some(KeyKind::Management),
+            _ => None,
+        }
+    }
+}
+
+/// A key's spending limit: at most `credits` spent by its requests in each window, the
+/// window starting again as `reset` says (UTC boundaries; see `money`'s key limits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyLimit {
+    pub credits: i64,
+    pub reset: money::LimitReset,
+}
+
+/// Who a valid, unrevoked API key belongs to, and what it may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKeyPrincipal {
     pub key_id: KeyId,
     pub account_id: AccountId,
     pub rpm: Option<u32>,
+    pub kind: KeyKind,
 }
 
 #[derive(Debug, Clone)]
@@ -221,6 +275,19 @@ pub enum HoldOutcome {
         needed: i64,
         available: i64,
     },
+    /// The request's API key has less than `needed` left of its spending limit in this
+    /// window: nothing was reserved. (Checked before the account's credit: a key over its
+    /// limit says so even when the account is short too.)
+    KeyLimitExceeded {
+        needed: i64,
+        /// The key's limit per window.
+        limit: i64,
+        /// What is left of it in this window (never negative).
+        remaining: i64,
+        reset: money::LimitReset,
+        /// When the next window starts (Unix ms, UTC); `None` for a lifetime limit.
+        resets_at: Option<Millis>,
+    },
 }
 
 /// What a finished request is billed. Token counts go to the journal.
@@ -276,7 +343,10 @@ mod verify;
 
 pub use ledger::MAX_CREDITS;
 pub use options::{StoreOptions, CLIENT_GRACE};
-pub use store::{KeyFilter, Login, Store, UsageRow, CLOSE_GRACE};
+pub use store::{
+    Generation, KeyFilter, KeyUsage, Login, NewKey, Store, UsageRow, CLOSE_GRACE,
+    GENERATION_RETENTION,
+};
 
 #[allow(dead_code)]
 fn _assert_store_is_shareable() {

@@ -12,7 +12,7 @@
 //! whose account was found locked (it waits, at most `lock_timeout`).
 
 pub(crate) const BATCH: &str =
-    "SELECT r_ord, r_outcome, r_hold, r_plan, r_balance, r_available, r_free
+    "SELECT r_ord, r_outcome, r_hold, r_plan, r_balance, r_available, r_free, r_limit, r_reset
        FROM shoal_ledger_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
 
 /// Available credit for new holds: free credits left within the allowance (`$FREE`) + plan
@@ -56,13 +56,69 @@ macro_rules! hold_sql {
                 INSERT INTO journal (at, kind, account_id, request_id, model, credits, key_id)
                 SELECT $6, 'hold', id, $4, $5, $2, $9 FROM a
              )
-             SELECT count(*) AS admitted FROM a"
+             SELECT count(*) AS admitted, NULL::BOOLEAN AS management,
+                    NULL::BIGINT AS key_left, NULL::BIGINT AS limit_credits,
+                    NULL::TEXT AS limit_reset
+               FROM a"
         )
     };
 }
 
 pub(crate) const HOLD_NOWAIT: &str = hold_sql!("FOR UPDATE NOWAIT");
 pub(crate) const HOLD_WAIT: &str = hold_sql!("FOR UPDATE");
+
+/// A hold made with API key $9: the same, and the key must allow it. The key's row is
+/// locked after the account's (`k` filters on `l`) and read as it is now (`FOR UPDATE`, not
+/// the statement's snapshot, which predates the account's lock). A key with a limit must
+/// have `$2` left in the window (`shoal_key_left`), and then reserves it (`limit_held`); the
+/// hold remembers that it counted (`key_limited`). A management key holds nothing.
+macro_rules! hold_key_sql {
+    ($lock:literal) => {
+        concat!(
+            "WITH l AS MATERIALIZED (
+                SELECT id FROM accounts WHERE id = $1 ",
+            $lock,
+            "
+             ), k AS MATERIALIZED (
+                SELECT id, kind = 'management' AS management,
+                       limit_credits IS NOT NULL AS limited, limit_credits, limit_reset,
+                       shoal_key_left(limit_credits, limit_window, limit_spent, limit_held,
+                                      shoal_limit_window(limit_reset, $3)) AS key_left
+                  FROM api_keys
+                 WHERE id = $9 AND account_id = $1 AND EXISTS (SELECT 1 FROM l)
+                   FOR UPDATE
+             ), ok AS MATERIALIZED (
+                SELECT NOT EXISTS (SELECT 1 FROM k WHERE management OR (limited AND key_left < $2))
+                       AS fits
+             ), a AS (
+                UPDATE accounts SET held = held + $2
+                 WHERE id = (SELECT id FROM l) AND (SELECT fits FROM ok) AND ",
+            available_sql!("$8", "$3"),
+            " >= $2
+                 RETURNING id
+             ), uk AS (
+                UPDATE api_keys SET limit_held = api_keys.limit_held + $2
+                  FROM a, k WHERE api_keys.id = k.id AND k.limited
+             ), h AS (
+                INSERT INTO holds (request_id, account_id, credits, model, created_at,
+                                   expires_at, free_daily, key_id, key_limited)
+                SELECT $4, id, $2, $5, $6, $7, $8, $9,
+                       COALESCE((SELECT limited FROM k), false) FROM a
+             ), j AS (
+                INSERT INTO journal (at, kind, account_id, request_id, model, credits, key_id)
+                SELECT $6, 'hold', id, $4, $5, $2, $9 FROM a
+             )
+             SELECT count(*) AS admitted, (SELECT management FROM k) AS management,
+                    (SELECT key_left FROM k WHERE limited) AS key_left,
+                    (SELECT limit_credits FROM k) AS limit_credits,
+                    (SELECT limit_reset FROM k) AS limit_reset
+               FROM a"
+        )
+    };
+}
+
+pub(crate) const HOLD_KEY_NOWAIT: &str = hold_key_sql!("FOR UPDATE NOWAIT");
+pub(crate) const HOLD_KEY_WAIT: &str = hold_key_sql!("FOR UPDATE");
 
 /// $1 account, $2 today, $3 free allowance.
 pub(crate) const AVAILABLE: &str = concat!(
@@ -95,12 +151,12 @@ macro_rules! end_sql {
             "
  ), h AS MATERIALIZED (
     SELECT request_id, account_id, credits, model, expires_at <= $2 AS expired, free_daily,
-           key_id
+           key_id, key_limited
       FROM holds
      WHERE request_id = $1 AND state = 'active' AND EXISTS (SELECT 1 FROM a)
        FOR UPDATE
  ), c AS (
-    SELECT h.account_id, h.credits AS hold, h.model, h.key_id,
+    SELECT h.account_id, h.credits AS hold, h.model, h.key_id, h.key_limited,
            CASE WHEN h.expired THEN 'expire' ELSE $4::TEXT END AS kind,
            shoal_charge($4::TEXT = 'settle', h.expired, $5::BIGINT, h.credits) AS charge,
            a.plan_day, a.plan_used, a.plan_left, a.balance, a.free_day, a.free_used,
@@ -118,6 +174,22 @@ macro_rules! end_sql {
            shoal_plan_day_after(p.free_day, $3, p.from_free) AS fday,
            shoal_plan_used_after(p.free_day, p.free_used, $3, p.from_free) AS fused
       FROM p
+ ), k AS MATERIALIZED (
+    SELECT id, limit_window, limit_spent, shoal_limit_window(limit_reset, $3) AS current
+      FROM api_keys WHERE id = (SELECT key_id FROM h WHERE key_limited)
+       FOR UPDATE
+ ), kw AS (
+    SELECT k.id, s.hold,
+           shoal_plan_day_after(k.limit_window, k.current,
+                                s.from_free + s.from_plan + s.from_balance) AS win,
+           shoal_plan_used_after(k.limit_window, k.limit_spent, k.current,
+                                 s.from_free + s.from_plan + s.from_balance) AS spent
+      FROM k, s
+ ), uk AS (
+    UPDATE api_keys SET limit_held = api_keys.limit_held - kw.hold,
+                        limit_window = kw.win,
+                        limit_spent = kw.spent
+      FROM kw WHERE api_keys.id = kw.id
  ), uh AS (
     UPDATE holds SET state = CASE s.kind WHEN 'settle' THEN 'settled'
                                          WHEN 'void' THEN 'voided'
@@ -138,21 +210,23 @@ macro_rules! end_sql {
       FROM s WHERE accounts.id = s.account_id
  ), j AS (
     INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
-                         output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id)
+                         output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id,
+                         key_window)
     SELECT $2, s.kind, s.account_id, $1, s.model,
            CASE WHEN s.kind = 'settle' THEN $6::BIGINT ELSE 0 END,
            CASE WHEN s.kind = 'settle' THEN $7::BIGINT ELSE 0 END,
            CASE WHEN s.kind = 'settle' THEN $8::BIGINT ELSE 0 END,
            s.from_balance,
-           CASE WHEN s.kind = 'settle' THEN 'balance' END, NULL::BIGINT, s.key_id
+           CASE WHEN s.kind = 'settle' THEN 'balance' END, NULL::BIGINT, s.key_id,
+           (SELECT win FROM kw)
       FROM s
     UNION ALL
     SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_plan, 'plan', s.day,
-           s.key_id
+           s.key_id, (SELECT win FROM kw)
       FROM s WHERE s.from_plan > 0
     UNION ALL
     SELECT $2, 'settle', s.account_id, $1, s.model, 0, 0, 0, s.from_free, 'free', s.fday,
-           s.key_id
+           s.key_id, (SELECT win FROM kw)
       FROM s WHERE s.from_free > 0
  )
  SELECT kind, hold, from_free, from_plan, from_balance FROM s"

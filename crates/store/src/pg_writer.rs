@@ -80,7 +80,11 @@ pub(crate) struct Done {
     free: Option<i64>,
     plan: Option<i64>,
     balance: Option<i64>,
+    /// Insufficient: the account's available credit; key limit: the key's remaining.
     available: Option<i64>,
+    /// Key limit: the key's limit and its reset.
+    limit: Option<i64>,
+    reset: Option<String>,
 }
 
 impl Done {
@@ -92,6 +96,8 @@ impl Done {
             plan: None,
             balance: None,
             available: None,
+            limit: None,
+            reset: None,
         }
     }
 }
@@ -217,15 +223,34 @@ impl Writers {
     }
 }
 
-/// What a hold's row of the batch says, for `needed` credits. A duplicate request id is an
-/// error of its own: [`ledger::duplicate_hold`].
-pub(crate) fn hold_outcome(done: &Done, needed: i64) -> Result<HoldOutcome, StoreError> {
+/// What a hold's row of the batch says, for `needed` credits at `now`. A duplicate request
+/// id is an error of its own: [`ledger::duplicate_hold`].
+pub(crate) fn hold_outcome(
+    done: &Done,
+    needed: i64,
+    now: Millis,
+) -> Result<HoldOutcome, StoreError> {
     match done.outcome.as_str() {
         "held" => Ok(HoldOutcome::Held),
         "insufficient" => Ok(HoldOutcome::Insufficient {
             needed,
             available: done.available.unwrap_or(0),
         }),
+        "key_limit" => {
+            let reset = done
+                .reset
+                .as_deref()
+                .and_then(money::LimitReset::parse)
+                .ok_or_else(|| unexpected("key_limit without a reset"))?;
+            Ok(ledger::key_limit_exceeded(
+                needed,
+                done.limit.unwrap_or(0),
+                done.available.unwrap_or(0),
+                reset,
+                now,
+            ))
+        }
+        "management_key" => Err(ledger::management_key_holds()),
         "duplicate" => Err(ledger::duplicate_hold()),
         "no_account" => Err(StoreError::NotFound("account")),
         other => Err(unexpected(other)),
@@ -418,9 +443,11 @@ async fn hold_alone(
     now: Millis,
     lock: Lock,
 ) -> DbResult<Done> {
-    let sql = match lock {
-        Lock::NoWait => pg_ledger::HOLD_NOWAIT,
-        Lock::Wait => pg_ledger::HOLD_WAIT,
+    let sql = match (lock, req.key_id.is_some()) {
+        (Lock::NoWait, false) => pg_ledger::HOLD_NOWAIT,
+        (Lock::Wait, false) => pg_ledger::HOLD_WAIT,
+        (Lock::NoWait, true) => pg_ledger::HOLD_KEY_NOWAIT,
+        (Lock::Wait, true) => pg_ledger::HOLD_KEY_WAIT,
     };
     let today = money::utc_day(now);
     let mut attempt = 0;
@@ -439,13 +466,16 @@ async fn hold_alone(
             .fetch_one(&mut *conn)
             .await
             .map_err(Fault::from);
-        let admitted: i64 = match admitted {
-            Ok(row) => row.try_get("admitted")?,
+        let row = match admitted {
+            Ok(row) => row,
             Err(f) if f.is_unique_violation() => return Ok(Done::outcome("duplicate")),
             Err(f) => return Err(f),
         };
-        if admitted == 1 {
+        if row.try_get::<i64, _>("admitted")? == 1 {
             return Ok(Done::outcome("held"));
+        }
+        if let Some(refused) = key_refusal(&row, req.credits)? {
+            return Ok(refused);
         }
         // Not admitted. Under READ COMMITTED a settle may have freed credit since the write
         // looked; a fresh read tells, and a retry is a new conditional write.
@@ -654,6 +684,23 @@ fn batch_row(r: &PgRow) -> DbResult<(usize, Done)> {
             plan: r.try_get("r_plan")?,
             balance: r.try_get("r_balance")?,
             available: r.try_get("r_available")?,
+            limit: r.try_get("r_limit")?,
+            reset: r.try_get("r_reset")?,
         },
     ))
+}
+
+/// A hold refused by its key (a management key, or one whose limit has less than `needed`
+/// left), from the single statement's row; `None` when the key allowed it.
+fn key_refusal(row: &PgRow, needed: i64) -> DbResult<Option<Done>> {
+    if row.try_get::<Option<bool>, _>("management")? == Some(true) {
+        return Ok(Some(Done::outcome("management_key")));
+    }
+    let left: Option<i64> = row.try_get("key_left")?;
+    Ok(left.filter(|left| *left < needed).map(|left| Done {
+        available: Some(left.max(0)),
+        limit: row.try_get("limit_credits").ok().flatten(),
+        reset: row.try_get("limit_reset").ok().flatten(),
+        ..Done::outcome("key_limit")
+    }))
 }

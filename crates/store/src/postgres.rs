@@ -60,7 +60,8 @@ const LOCK_ACCOUNTS: &str = "SELECT id FROM accounts WHERE id = ANY($1) ORDER BY
 /// $1 now, $2 request ids. Re-checked under the locks: a hold settled meanwhile stays so.
 const EXPIRE: &str = "UPDATE holds SET state = 'expired', ended_at = $1
       WHERE request_id = ANY($2) AND state = 'active' AND expires_at <= $1
-     RETURNING account_id, credits, request_id, model";
+     RETURNING account_id, credits, request_id, model,
+               CASE WHEN key_limited THEN key_id END AS limited_key";
 
 /// $1 cut-off, $2 batch size. The subquery walks the `holds_ended` index.
 const PRUNE: &str = "DELETE FROM holds WHERE request_id IN
@@ -199,7 +200,7 @@ impl PgStore {
         let mut retried = false;
         loop {
             match self.writers.hold(req, now).await {
-                Ok(done) => match pg_writer::hold_outcome(&done, req.credits) {
+                Ok(done) => match pg_writer::hold_outcome(&done, req.credits, now) {
                     Err(StoreError::Conflict(_)) if retried => {
                         return self.judge_hold(req, now).await
                     }
@@ -299,6 +300,44 @@ async fn grant_in(
     .into())
 }
 
+/// What expiring `expired` gives back (to the accounts, to the keys' limits), and its
+/// journal rows.
+async fn release_expired(
+    tx: &mut PgConnection,
+    expired: &[ledger::Expired],
+    now: Millis,
+) -> DbResult<()> {
+    for (account, released) in ledger::released_by_account(expired) {
+        sqlx::query("UPDATE accounts SET held = held - $1 WHERE id = $2")
+            .bind(released)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for (key, released) in ledger::released_by_key(expired) {
+        sqlx::query("UPDATE api_keys SET limit_held = limit_held - $1 WHERE id = $2")
+            .bind(released)
+            .bind(key)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for chunk in expired.chunks(100) {
+        let mut qb = sqlx::QueryBuilder::<Postgres>::new(
+            "INSERT INTO journal (at, kind, account_id, request_id, model, credits) ",
+        );
+        qb.push_values(chunk, |mut b, e| {
+            b.push_bind(now)
+                .push_bind("expire")
+                .push_bind(e.account_id)
+                .push_bind(&e.request_id)
+                .push_bind(&e.model)
+                .push_bind(0i64);
+        });
+        qb.build().execute(&mut *tx).await?;
+    }
+    Ok(())
+}
+
 /// Expires one batch of due holds. Returns (holds expired, holds found due).
 async fn expire_batch(conn: &mut PgConnection, now: Millis) -> DbResult<(u64, usize)> {
     let mut tx = conn.begin().await?;
@@ -336,30 +375,11 @@ async fn expire_batch(conn: &mut PgConnection, now: Millis) -> DbResult<(u64, us
                 credits: r.try_get("credits")?,
                 request_id: r.try_get("request_id")?,
                 model: r.try_get("model")?,
+                limited_key: r.try_get("limited_key")?,
             })
         })
         .collect::<DbResult<Vec<_>>>()?;
-    for (account, released) in ledger::released_by_account(&expired) {
-        sqlx::query("UPDATE accounts SET held = held - $1 WHERE id = $2")
-            .bind(released)
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
-    }
-    for chunk in expired.chunks(100) {
-        let mut qb = sqlx::QueryBuilder::<Postgres>::new(
-            "INSERT INTO journal (at, kind, account_id, request_id, model, credits) ",
-        );
-        qb.push_values(chunk, |mut b, e| {
-            b.push_bind(now)
-                .push_bind("expire")
-                .push_bind(e.account_id)
-                .push_bind(&e.request_id)
-                .push_bind(&e.model)
-                .push_bind(0i64);
-        });
-        qb.build().execute(&mut *tx).await?;
-    }
+    release_expired(&mut tx, &expired, now).await?;
     tx.commit().await?;
     Ok((expired.len() as u64, due.len()))
 }

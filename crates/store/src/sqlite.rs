@@ -38,6 +38,8 @@ use crate::{
     money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, SettleOutcome, StoreError,
 };
 
+mod keys;
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 /// Further tries at opening a new file that another process is setting up (about 0.5 s).
 const OPEN_TRIES: u64 = 10;
@@ -65,15 +67,16 @@ const AVAILABLE: &str = "SELECT shoal_available_free(?3, free_day, free_used, pl
 
 const INSERT_HOLD: &str =
     "INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at,
-                        free_daily, key_id)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+                        free_daily, key_id, key_limited)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
 const JOURNAL_HOLD: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, credits, key_id)
      VALUES (?1, 'hold', ?2, ?3, ?4, ?5, ?6)";
 
 const HOLD_OF: &str =
-    "SELECT account_id, credits, model, expires_at, state = 'active', free_daily, key_id
+    "SELECT account_id, credits, model, expires_at, state = 'active', free_daily, key_id,
+            key_limited
        FROM holds WHERE request_id = ?1";
 
 const ACCOUNT_OF: &str =
@@ -95,8 +98,9 @@ const END_ACCOUNT: &str = "UPDATE accounts
 /// A settle row also adds to `usage_daily` (a trigger of the migrations).
 const JOURNAL_END: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
-                          output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+                          output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id,
+                          key_window)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 
 /// ?1 account, ?2 credits, ?3 cap on lifetime deposits.
 const GRANT: &str =
@@ -109,7 +113,9 @@ const JOURNAL_DEPOSIT: &str = "INSERT INTO journal (at, kind, account_id, credit
 const BALANCE_OF: &str = "SELECT credits FROM accounts WHERE id = ?1";
 
 /// ?1 now, ?2 batch size.
-const EXPIRE_DUE: &str = "SELECT request_id, account_id, credits, model FROM holds
+const EXPIRE_DUE: &str = "SELECT request_id, account_id, credits, model,
+            CASE WHEN key_limited THEN key_id END
+       FROM holds
       WHERE state = 'active' AND expires_at <= ?1
       ORDER BY expires_at LIMIT ?2";
 
@@ -117,6 +123,8 @@ const EXPIRE_HOLD: &str =
     "UPDATE holds SET state = 'expired', ended_at = ?2 WHERE request_id = ?1 AND state = 'active'";
 
 const RELEASE: &str = "UPDATE accounts SET held = held - ?2 WHERE id = ?1";
+
+const RELEASE_KEY: &str = "UPDATE api_keys SET limit_held = limit_held - ?2 WHERE id = ?1";
 
 const JOURNAL_EXPIRE: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, credits)
@@ -395,7 +403,14 @@ impl SqliteStore {
     }
 }
 
+/// Admits a hold: the key's limit first (`keys::check`), then the account's credit, by one
+/// conditional write; a hold that counts towards its key's limit reserves it too.
 fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
+    let limited = match keys::check(conn, req, now)? {
+        keys::KeyCheck::Refused(out) => return Ok(out),
+        keys::KeyCheck::Limited => true,
+        keys::KeyCheck::Unlimited => false,
+    };
     let today = money::utc_day(now);
     let admitted = conn
         .prepare_cached(HOLD_ADMIT)
@@ -414,10 +429,14 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> DbResult<HoldOutco
                 now,
                 req.expires_at,
                 req.free_daily,
-                req.key_id
+                req.key_id,
+                limited
             ])
             .db()
             .map_err(ledger::duplicate_request)?;
+        if let (true, Some(key)) = (limited, req.key_id) {
+            keys::reserve(conn, key, req.credits)?;
+        }
         conn.prepare_cached(JOURNAL_HOLD)
             .db()?
             .execute(params![
@@ -457,6 +476,8 @@ struct OpenHold {
     active: bool,
     free_daily: i64,
     key_id: Option<i64>,
+    /// It counted towards its key's limit.
+    key_limited: bool,
 }
 
 /// The account's buckets, as read inside the writer's transaction.
@@ -494,6 +515,50 @@ fn end_hold(
         kind
     };
     let end = Spending::of(&hold, &buckets, kind, charge, money::utc_day(now));
+    write_end(conn, request_id, &hold, kind, &end, now)?;
+    let tokens = charge
+        .filter(|_| kind == EndKind::Settle)
+        .cloned()
+        .unwrap_or_default();
+    let key_window = match (hold.key_limited, hold.key_id) {
+        (true, Some(key)) => {
+            let charged = end.spend.free + end.spend.plan + end.spend.balance;
+            Some(keys::end(
+                conn,
+                key,
+                hold.credits,
+                charged,
+                money::utc_day(now),
+            )?)
+        }
+        _ => None,
+    };
+    let row = EndRow {
+        now,
+        kind,
+        hold: &hold,
+        request_id,
+        key_window,
+    };
+    journal_end(conn, &row, &tokens, &end.spend, [end.plan.0, end.free.0])?;
+    let ending = ledger::Ending {
+        kind,
+        from_free: end.spend.free,
+        from_plan: end.spend.plan,
+        from_balance: end.spend.balance,
+    };
+    Ok(ending.outcome(hold.credits))
+}
+
+/// The hold's and the account's rows after the end `end`.
+fn write_end(
+    conn: &Connection,
+    request_id: &str,
+    hold: &OpenHold,
+    kind: EndKind,
+    end: &Spending,
+    now: Millis,
+) -> DbResult<()> {
     let ended = conn
         .prepare_cached(END_HOLD)
         .db()?
@@ -519,24 +584,7 @@ fn end_hold(
             end.free.0
         ])
         .db()?;
-    let tokens = charge
-        .filter(|_| kind == EndKind::Settle)
-        .cloned()
-        .unwrap_or_default();
-    let row = EndRow {
-        now,
-        kind,
-        hold: &hold,
-        request_id,
-    };
-    journal_end(conn, &row, &tokens, &end.spend, [end.plan.0, end.free.0])?;
-    let ending = ledger::Ending {
-        kind,
-        from_free: end.spend.free,
-        from_plan: end.spend.plan,
-        from_balance: end.spend.balance,
-    };
-    Ok(ending.outcome(hold.credits))
+    Ok(())
 }
 
 fn open_hold(conn: &Connection, request_id: &str) -> DbResult<Option<OpenHold>> {
@@ -551,6 +599,7 @@ fn open_hold(conn: &Connection, request_id: &str) -> DbResult<Option<OpenHold>> 
                 active: r.get(4)?,
                 free_daily: r.get(5)?,
                 key_id: r.get(6)?,
+                key_limited: r.get(7)?,
             })
         })
         .optional()
@@ -619,6 +668,8 @@ struct EndRow<'a> {
     kind: EndKind,
     hold: &'a OpenHold,
     request_id: &'a str,
+    /// The key limit's window the charge counted in (a hold that counted towards one).
+    key_window: Option<i64>,
 }
 
 /// The journal rows of a hold's end: one carrying the token counts and what the balance
@@ -645,6 +696,7 @@ fn journal_end(
             (row.kind == EndKind::Settle).then_some("balance"),
             None::<i64>,
             row.hold.key_id,
+            row.key_window,
         ])
         .db()?;
     for (credits, bucket, day) in [(spend.free, "free", days[1]), (spend.plan, "plan", days[0])] {
@@ -663,6 +715,7 @@ fn journal_end(
                     bucket,
                     day,
                     row.hold.key_id,
+                    row.key_window,
                 ])
                 .db()?;
         }
@@ -680,6 +733,7 @@ fn expire_batch(conn: &Connection, now: Millis) -> DbResult<u64> {
                 account_id: r.get(1)?,
                 credits: r.get(2)?,
                 model: r.get(3)?,
+                limited_key: r.get(4)?,
             })
         })
         .db()?
@@ -697,6 +751,10 @@ fn expire_batch(conn: &Connection, now: Millis) -> DbResult<u64> {
     let mut release = conn.prepare_cached(RELEASE).db()?;
     for (account, credits) in released {
         release.execute(params![account, credits]).db()?;
+    }
+    let mut release_key = conn.prepare_cached(RELEASE_KEY).db()?;
+    for (key, credits) in ledger::released_by_key(&due) {
+        release_key.execute(params![key, credits]).db()?;
     }
     Ok(due.len() as u64)
 }

@@ -17,9 +17,8 @@ use crate::postgres::PgStore;
 use crate::sqlite::SqliteStore;
 use crate::verify::{self, Snapshot};
 use crate::{
-    credentials, money, AccountId, ApiKeyInfo, ApiKeyPrincipal, Balance, Charge, HoldOutcome,
-    HoldRequest, KeyId, LedgerReport, Millis, NewApiKey, NewWorkerToken, Result, SettleOutcome,
-    StoreError, StoreOptions, WorkerTokenInfo,
+    credentials, money, AccountId, Balance, Charge, HoldOutcome, HoldRequest, LedgerReport, Millis,
+    NewWorkerToken, Result, SettleOutcome, StoreError, StoreOptions, WorkerTokenInfo,
 };
 use endings::Retries;
 
@@ -259,108 +258,6 @@ impl Store {
             .fetch_optional(c)
             .await?
             .is_some()))
-    }
-
-    // ---------------------------------------------------------------- API keys
-
-    /// Create an API key for an account. The plaintext is in the result and nowhere else.
-    pub async fn create_api_key(
-        &self,
-        account: AccountId,
-        name: Option<&str>,
-        rpm: Option<u32>,
-        now: Millis,
-    ) -> Result<NewApiKey> {
-        if rpm == Some(0) {
-            return Err(invalid("rpm must be at least 1"));
-        }
-        if name.is_some_and(|n| n.len() > MAX_ID_LEN) {
-            return Err(invalid(format!("key name longer than {MAX_ID_LEN} bytes")));
-        }
-        let key = credentials::generate_api_key();
-        let prefix = credentials::display_prefix(&key);
-        let hash = credentials::hash_secret(&key);
-        let id = write_id!(
-            self,
-            Retry::IfNotRun,
-            "INSERT INTO api_keys (account_id, name, prefix, key_hash, rpm, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-            account,
-            name.map(str::to_string),
-            prefix.clone(),
-            hash.to_vec(),
-            rpm.map(i64::from),
-            now,
-        )
-        .map_err(account_missing)?
-        .ok_or_else(|| no_row("API key"))?;
-        Ok(NewApiKey { id, key, prefix })
-    }
-
-    /// An account's keys, revoked ones included, oldest first.
-    pub async fn list_api_keys(&self, account: AccountId) -> Result<Vec<ApiKeyInfo>> {
-        if !self.account_exists(account).await? {
-            return Err(StoreError::NotFound("account"));
-        }
-        read!(self, c => {
-            let rows = sqlx::query(
-                    "SELECT id, account_id, name, prefix, rpm, created_at, revoked_at
-                       FROM api_keys WHERE account_id = $1 ORDER BY id")
-                .bind(account)
-                .fetch_all(c)
-                .await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(ApiKeyInfo {
-                        id: r.try_get("id")?,
-                        account_id: r.try_get("account_id")?,
-                        name: r.try_get("name")?,
-                        prefix: r.try_get("prefix")?,
-                        rpm: rpm_from_db(r.try_get("rpm")?),
-                        created_at: r.try_get("created_at")?,
-                        revoked_at: r.try_get("revoked_at")?,
-                    })
-                })
-                .collect()
-        })
-    }
-
-    /// Revoke a key. Revoking it again is not an error and keeps the first revocation time.
-    pub async fn revoke_api_key(&self, key_id: KeyId, now: Millis) -> Result<()> {
-        write_id!(
-            self,
-            Retry::Idempotent,
-            "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id",
-            key_id,
-            now,
-        )?
-        .ok_or(StoreError::NotFound("API key"))?;
-        Ok(())
-    }
-
-    /// Who a presented API key belongs to. `None` when it is malformed (decided without
-    /// touching the database), unknown or revoked.
-    pub async fn authenticate_api_key(&self, presented: &str) -> Result<Option<ApiKeyPrincipal>> {
-        if !credentials::is_well_formed_api_key(presented) {
-            return Ok(None);
-        }
-        let hash = credentials::hash_secret(presented);
-        read!(self, c => {
-            let row = sqlx::query(
-                    "SELECT id, account_id, rpm FROM api_keys
-                      WHERE key_hash = $1 AND revoked_at IS NULL")
-                .bind(&hash[..])
-                .fetch_optional(c)
-                .await?;
-            match row {
-                Some(r) => Ok(Some(ApiKeyPrincipal {
-                    key_id: r.try_get("id")?,
-                    account_id: r.try_get("account_id")?,
-                    rpm: rpm_from_db(r.try_get("rpm")?),
-                })),
-                None => Ok(None),
-            }
-        })
     }
 
     // ---------------------------------------------------------------- worker tokens
@@ -683,6 +580,10 @@ impl Store {
 }
 
 mod endings;
+mod generations;
+mod keys;
 mod people;
 pub use endings::CLOSE_GRACE;
+pub use generations::{Generation, GENERATION_RETENTION};
+pub use keys::{KeyUsage, NewKey};
 pub use people::{KeyFilter, Login, UsageRow};

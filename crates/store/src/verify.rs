@@ -12,7 +12,7 @@ use crate::fault::DbResult;
 use crate::{AccountId, Discrepancy, LedgerReport};
 
 /// Every query `verify_ledger` runs, in the order [`Snapshot::from_rows`] reads their rows.
-pub(crate) const QUERIES: [&str; 8] = [
+pub(crate) const QUERIES: [&str; 9] = [
     ACCOUNTS,
     JOURNAL_SUMS,
     PLAN_USED,
@@ -21,6 +21,7 @@ pub(crate) const QUERIES: [&str; 8] = [
     HOLDS_TABLE,
     USAGE_ROLLUP,
     USAGE_JOURNAL,
+    KEY_LIMITS,
 ];
 
 const ACCOUNTS: &str =
@@ -41,6 +42,7 @@ const JOURNAL_SUMS: &str = "SELECT account_id,
                           OR (kind = 'settle' AND bucket IN ('plan', 'free') AND plan_day IS NULL)
                           OR (kind IN ('void', 'expire') AND credits <> 0)
                           OR (kind IN ('hold', 'settle', 'void', 'expire') AND request_id IS NULL)
+                          OR (key_window IS NOT NULL AND (key_id IS NULL OR kind = 'hold'))
                         THEN 1 END) AS BIGINT) AS malformed,
         MAX(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN plan_day END) AS last_plan_day,
         MAX(CASE WHEN kind = 'settle' AND bucket = 'free' THEN plan_day END) AS last_free_day
@@ -97,6 +99,24 @@ const USAGE_JOURNAL: &str = "SELECT account_id,
         CAST(SUM(output_tokens) AS BIGINT) AS output_tokens,
         CAST(SUM(credits) AS BIGINT) AS credits
        FROM journal WHERE kind = 'settle' GROUP BY 1, 2";
+
+/// Every key's limit counters, with what the holds table says it has reserved (its active
+/// holds that counted towards the limit) and what the journal says it spent in its counted
+/// window (the settle rows stamped with that window), and the latest window stamped.
+const KEY_LIMITS: &str = "SELECT k.id, k.account_id, k.limit_window, k.limit_spent, k.limit_held,
+        CAST(COALESCE(h.held, 0) AS BIGINT) AS holds_held,
+        CAST(COALESCE(j.spent, 0) AS BIGINT) AS journal_spent,
+        j.last_window
+       FROM api_keys k
+       LEFT JOIN (SELECT key_id, SUM(credits) AS held FROM holds
+                   WHERE state = 'active' AND key_limited GROUP BY key_id) h ON h.key_id = k.id
+       LEFT JOIN (SELECT j.key_id,
+                         SUM(CASE WHEN j.key_window = w.limit_window THEN j.credits ELSE 0 END)
+                             AS spent,
+                         MAX(j.key_window) AS last_window
+                    FROM journal j JOIN api_keys w ON w.id = j.key_id
+                   WHERE j.kind = 'settle' AND j.key_window IS NOT NULL
+                   GROUP BY j.key_id) j ON j.key_id = k.id";
 
 /// Active holds, and what the ended holds still in the table charged, per account: as the
 /// holds table says and as the journal says for the same request ids. (Ended holds are
@@ -181,6 +201,20 @@ pub(crate) struct Snapshot {
     /// Per (account, key): requests, input and output tokens, credits; `.0` as the usage
     /// rollup says, `.1` as the journal says.
     pub usage: BTreeMap<(AccountId, i64), ([i64; 4], [i64; 4])>,
+    pub keys: Vec<KeyCounters>,
+}
+
+/// A key's limit counters as stored, and as the holds and the journal say.
+#[derive(Debug, Clone)]
+pub(crate) struct KeyCounters {
+    pub key_id: i64,
+    pub account_id: AccountId,
+    pub window: i64,
+    pub spent: i64,
+    pub held: i64,
+    pub holds_held: i64,
+    pub journal_spent: i64,
+    pub last_window: Option<i64>,
 }
 
 /// A daily bucket (the plan's credits, or the free ones) as an account row stores it, with
@@ -281,6 +315,18 @@ impl Snapshot {
                 *(if rollup { &mut entry.0 } else { &mut entry.1 }) = sums;
             }
         }
+        for r in &rows[8] {
+            snap.keys.push(KeyCounters {
+                key_id: r.int("id")?,
+                account_id: r.int("account_id")?,
+                window: r.int("limit_window")?,
+                spent: r.int("limit_spent")?,
+                held: r.int("limit_held")?,
+                holds_held: r.int("holds_held")?,
+                journal_spent: r.int("journal_spent")?,
+                last_window: r.opt_int("last_window")?,
+            });
+        }
         Ok(snap)
     }
 }
@@ -370,6 +416,7 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
         });
     }
     check_usage(&mut found, s);
+    check_keys(&mut found, s);
     for id in s.journal.keys().chain(s.holds.keys()) {
         found.check(*id, s.accounts.contains_key(id), || {
             "journal or holds rows for an account that does not exist".into()
@@ -531,5 +578,31 @@ fn check_usage(found: &mut Findings, s: &Snapshot) {
                  {rollup:?}, the journal {journal:?}"
             )
         });
+    }
+}
+
+/// Each key's limit counters against the holds and the journal.
+fn check_keys(found: &mut Findings, s: &Snapshot) {
+    for k in &s.keys {
+        found.check(k.account_id, k.held == k.holds_held, || {
+            format!(
+                "key {}: limit_held {} but its counted active holds sum to {}",
+                k.key_id, k.held, k.holds_held
+            )
+        });
+        found.check(k.account_id, k.spent == k.journal_spent, || {
+            format!(
+                "key {}: spent {} in window {} but the journal says {}",
+                k.key_id, k.spent, k.window, k.journal_spent
+            )
+        });
+        if let Some(last) = k.last_window {
+            found.check(k.account_id, last <= k.window, || {
+                format!(
+                    "key {}: the journal counted in window {last}, after its window {}",
+                    k.key_id, k.window
+                )
+            });
+        }
     }
 }

@@ -45,68 +45,14 @@ async fn outage(outage: Outage) {
     let store = Store::open_with(&pg.url(), &StoreOptions::default())
         .await
         .unwrap();
-    let t0 = now_ms();
-    let account = store
-        .create_account("outage@example.com", t0)
-        .await
-        .unwrap();
-    store.grant_credits(account, 1_000_000, t0).await.unwrap();
-    let key = store.create_api_key(account, None, None, t0).await.unwrap();
-    // Several pooled connections open: each is stale once the server restarts.
-    let reads = (0..8).map(|_| store.balance(account, t0));
-    for b in futures::future::join_all(reads).await {
-        b.unwrap();
-    }
-    for i in 0..REQUESTS {
-        let held = store
-            .hold(&req(&format!("out-{i}"), account, HOLD, t0 + 3_600_000), t0)
-            .await
-            .unwrap();
-        assert_eq!(held, HoldOutcome::Held);
-    }
-
-    // The fault, from 300 ms on, on a thread of its own (pg_ctl blocks); the settles go out
-    // every 40 ms from 0 to 2 s, most of them into the fault.
+    let (account, key) = in_flight(&store).await;
+    // The fault from 300 ms on; the settles go out every 40 ms from 0 to 2 s, most of them
+    // into the fault.
     let started = Instant::now();
-    let fault = {
-        let pg = &pg;
-        let store = store.clone();
-        async move {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            match outage {
-                Outage::Restart => tokio::task::block_in_place(|| pg.restart_fast()),
-                Outage::Stop(down) => {
-                    tokio::task::block_in_place(|| pg.stop());
-                    // Meanwhile a new request cannot hold, and readiness says why.
-                    let refused = store
-                        .hold(&req("during", account, 1, now_ms() + 60_000), now_ms())
-                        .await;
-                    assert!(
-                        matches!(refused, Err(StoreError::Unavailable(_))),
-                        "{refused:?}"
-                    );
-                    let ready = store.ready(Duration::from_secs(1)).await;
-                    assert!(
-                        matches!(ready, Err(StoreError::Unavailable(_))),
-                        "{ready:?}"
-                    );
-                    tokio::time::sleep(down).await;
-                    tokio::task::block_in_place(|| pg.start_server());
-                }
-            }
-            Instant::now()
-        }
-    };
-    let settles = (0..REQUESTS).map(|i| {
-        let store = store.clone();
-        async move {
-            tokio::time::sleep(Duration::from_millis(40 * i as u64)).await;
-            let c = charge(i as i64 + 1);
-            let out = store.settle(&format!("out-{i}"), Some(&c), now_ms()).await;
-            (i, out, Instant::now())
-        }
-    });
-    let (back, settled) = tokio::join!(fault, futures::future::join_all(settles));
+    let (back, settled) = tokio::join!(
+        fault(&pg, outage, &store, account),
+        futures::future::join_all((0..REQUESTS).map(|i| settle_later(&store, i)))
+    );
     let mut last = started;
     for (i, out, at) in settled {
         match out {
@@ -126,33 +72,95 @@ async fn outage(outage: Outage) {
         late < WITHIN,
         "the last settle came {late:?} after the return"
     );
-
-    // Once the server answers: not one failure, on stale connections or fresh ones.
-    store.ready(Duration::from_secs(5)).await.unwrap();
-    let after = (0..REQUESTS).map(|i| {
-        let store = store.clone();
-        let key = key.key.clone();
-        async move {
-            let now = now_ms();
-            let id = format!("after-{i}");
-            let held = store
-                .hold(&req(&id, account, HOLD, now + 60_000), now)
-                .await?;
-            assert_eq!(held, HoldOutcome::Held);
-            store.settle(&id, Some(&charge(1)), now).await?;
-            store.balance(account, now).await?;
-            assert!(store.authenticate_api_key(&key).await?.is_some());
-            Ok::<_, StoreError>(())
-        }
-    });
-    for out in futures::future::join_all(after).await {
-        out.unwrap();
-    }
+    after_the_return(&store, account, &key).await;
     let b = store.balance(account, now_ms()).await.unwrap();
     let spent = (1..=REQUESTS as i64).sum::<i64>() + REQUESTS as i64;
     assert_eq!((b.total_spent, b.credits_held), (spent, 0));
     assert_clean(&store).await;
     store.close().await;
+}
+
+/// An account with a key, several pooled connections open (each stale once the server
+/// restarts), and [`REQUESTS`] holds taken.
+async fn in_flight(store: &Store) -> (i64, String) {
+    let t0 = now_ms();
+    let account = store
+        .create_account("outage@example.com", t0)
+        .await
+        .unwrap();
+    store.grant_credits(account, 1_000_000, t0).await.unwrap();
+    let key = store.create_api_key(account, None, None, t0).await.unwrap();
+    let reads = (0..8).map(|_| store.balance(account, t0));
+    for b in futures::future::join_all(reads).await {
+        b.unwrap();
+    }
+    for i in 0..REQUESTS {
+        let held = store
+            .hold(&req(&format!("out-{i}"), account, HOLD, t0 + 3_600_000), t0)
+            .await
+            .unwrap();
+        assert_eq!(held, HoldOutcome::Held);
+    }
+    (account, key.key)
+}
+
+/// The fault, 300 ms from now (`pg_ctl` blocks: on a thread of its own). Returns when the
+/// server accepts connections again.
+async fn fault(pg: &PrivatePg, outage: Outage, store: &Store, account: i64) -> Instant {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    match outage {
+        Outage::Restart => tokio::task::block_in_place(|| pg.restart_fast()),
+        Outage::Stop(down) => {
+            tokio::task::block_in_place(|| pg.stop());
+            // Meanwhile a new request cannot hold, and readiness says why.
+            let refused = store
+                .hold(&req("during", account, 1, now_ms() + 60_000), now_ms())
+                .await;
+            assert!(
+                matches!(refused, Err(StoreError::Unavailable(_))),
+                "{refused:?}"
+            );
+            let ready = store.ready(Duration::from_secs(1)).await;
+            assert!(
+                matches!(ready, Err(StoreError::Unavailable(_))),
+                "{ready:?}"
+            );
+            tokio::time::sleep(down).await;
+            tokio::task::block_in_place(|| pg.start_server());
+        }
+    }
+    Instant::now()
+}
+
+/// Request `i` ends `40 × i` ms from now with its own charge (`i + 1` credits).
+async fn settle_later(
+    store: &Store,
+    i: usize,
+) -> (usize, Result<SettleOutcome, StoreError>, Instant) {
+    tokio::time::sleep(Duration::from_millis(40 * i as u64)).await;
+    let c = charge(i as i64 + 1);
+    let out = store.settle(&format!("out-{i}"), Some(&c), now_ms()).await;
+    (i, out, Instant::now())
+}
+
+/// Once the server answers: not one failure, on stale connections or fresh ones.
+async fn after_the_return(store: &Store, account: i64, key: &str) {
+    store.ready(Duration::from_secs(5)).await.unwrap();
+    let after = (0..REQUESTS).map(|i| async move {
+        let now = now_ms();
+        let id = format!("after-{i}");
+        let held = store
+            .hold(&req(&id, account, HOLD, now + 60_000), now)
+            .await?;
+        assert_eq!(held, HoldOutcome::Held);
+        store.settle(&id, Some(&charge(1)), now).await?;
+        store.balance(account, now).await?;
+        assert!(store.authenticate_api_key(key).await?.is_some());
+        Ok::<_, StoreError>(())
+    });
+    for out in futures::future::join_all(after).await {
+        out.unwrap();
+    }
 }
 
 /// Another session holds account A's row locked inside a transaction and goes quiet (a
@@ -170,45 +178,23 @@ async fn a_frozen_lock_stalls_no_other_account() {
     };
     let store = Store::open_with(&pg.url(), &options).await.unwrap();
     let t0 = now_ms();
-    let a = store
-        .create_account("frozen-a@example.com", t0)
-        .await
-        .unwrap();
-    let b = store
-        .create_account("frozen-b@example.com", t0)
-        .await
-        .unwrap();
+    let [a, b] = ["frozen-a@example.com", "frozen-b@example.com"]
+        .map(|email| async { store.create_account(email, t0).await.unwrap() });
+    let (a, b) = (a.await, b.await);
     for acc in [a, b] {
         store.grant_credits(acc, 100_000, t0).await.unwrap();
     }
     let far = t0 + 3_600_000;
     store.hold(&req("a-before", a, 50, far), t0).await.unwrap();
-
-    let mut freezer = pg
-        .url()
-        .parse::<sqlx::postgres::PgConnectOptions>()
-        .unwrap()
-        .options([("idle_in_transaction_session_timeout", "4000ms")])
-        .connect()
-        .await
-        .unwrap();
-    sqlx::query("BEGIN").execute(&mut freezer).await.unwrap();
-    sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
-        .bind(a)
-        .execute(&mut freezer)
-        .await
-        .unwrap();
+    let mut freezer = freeze(&pg, a).await;
     let frozen_at = Instant::now();
 
-    let a_settle = {
-        let store = store.clone();
-        async move {
-            let out = store.settle("a-before", Some(&charge(7)), now_ms()).await;
-            (out, frozen_at.elapsed())
-        }
+    let a_settle = async {
+        let out = store.settle("a-before", Some(&charge(7)), now_ms()).await;
+        (out, frozen_at.elapsed())
     };
     let a_holds = (0..10).map(|i| {
-        let store = store.clone();
+        let store = &store;
         async move {
             let t = Instant::now();
             let out = store
@@ -217,18 +203,7 @@ async fn a_frozen_lock_stalls_no_other_account() {
             (out, t.elapsed())
         }
     });
-    let b_pairs = (0..40).map(|i| {
-        let store = store.clone();
-        async move {
-            let t = Instant::now();
-            let id = format!("b-{i}");
-            let held = store.hold(&req(&id, b, 5, far), now_ms()).await.unwrap();
-            assert_eq!(held, HoldOutcome::Held);
-            let settled = store.settle(&id, Some(&charge(2)), now_ms()).await.unwrap();
-            assert!(matches!(settled, SettleOutcome::Settled { charged: 2, .. }));
-            t.elapsed()
-        }
-    });
+    let b_pairs = (0..40).map(|i| pair(&store, b, format!("b-{i}"), far));
     let (a_settle, a_holds, b_pairs) = tokio::join!(
         a_settle,
         futures::future::join_all(a_holds),
@@ -258,4 +233,37 @@ async fn a_frozen_lock_stalls_no_other_account() {
     assert!(sqlx::query("SELECT 1").execute(&mut freezer).await.is_err());
     assert_clean(&store).await;
     store.close().await;
+}
+
+/// A session of its own that locks account `a`'s row inside a transaction and goes quiet;
+/// the server ends it after 4 s idle in the transaction, as it would a store's session.
+async fn freeze(pg: &PrivatePg, a: i64) -> sqlx::PgConnection {
+    let mut freezer = pg
+        .url()
+        .parse::<sqlx::postgres::PgConnectOptions>()
+        .unwrap()
+        .options([("idle_in_transaction_session_timeout", "4000ms")])
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("BEGIN").execute(&mut freezer).await.unwrap();
+    sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+        .bind(a)
+        .execute(&mut freezer)
+        .await
+        .unwrap();
+    freezer
+}
+
+/// A hold and its settle (2 credits) on `account`: how long the pair took.
+async fn pair(store: &Store, account: i64, id: String, expires_at: i64) -> Duration {
+    let t = Instant::now();
+    let held = store
+        .hold(&req(&id, account, 5, expires_at), now_ms())
+        .await
+        .unwrap();
+    assert_eq!(held, HoldOutcome::Held);
+    let settled = store.settle(&id, Some(&charge(2)), now_ms()).await.unwrap();
+    assert!(matches!(settled, SettleOutcome::Settled { charged: 2, .. }));
+    t.elapsed()
 }
