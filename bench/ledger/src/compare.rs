@@ -23,6 +23,23 @@ fn pair(what: &str, base: &Config) -> Option<[(&'static str, Config); 2]> {
                 with(StoreOptions::default(), KeyMode::Unlimited),
             ),
         ],
+        "key-limit" => [
+            (
+                "key without a limit",
+                with(StoreOptions::default(), KeyMode::Unlimited),
+            ),
+            (
+                "key with a limit",
+                with(StoreOptions::default(), KeyMode::Limited),
+            ),
+        ],
+        "key" => [
+            ("no key", with(StoreOptions::default(), KeyMode::None)),
+            (
+                "key without a limit",
+                with(StoreOptions::default(), KeyMode::Unlimited),
+            ),
+        ],
         _ => return None,
     })
 }

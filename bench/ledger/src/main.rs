@@ -25,7 +25,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome, Store, StoreOptions};
+use shoal_store::money::LimitReset;
+use shoal_store::{
+    Charge, HoldOutcome, HoldRequest, KeyLimit, NewKey, SettleOutcome, Store, StoreOptions,
+};
 use sqlx::Connection;
 
 mod compare;
@@ -68,6 +71,9 @@ pub enum KeyMode {
     None,
     /// A key without a spending limit.
     Unlimited,
+    /// A key with a limit far above what the run spends (checked and counted on every
+    /// hold and settle all the same).
+    Limited,
 }
 
 pub(crate) struct Outcome {
@@ -124,7 +130,7 @@ fn usage() -> ! {
          [--seconds S] [--database-url URL]\n\
          with no --backend/--accounts/--concurrency: the whole matrix (both backends x {{1, 1000}} \
          accounts x {{1, 32}} concurrency) as a markdown table\n\
-         shoal-bench-ledger --compare timeouts|key-limit [--backend B] [--accounts N] \
+         shoal-bench-ledger --compare timeouts|key-limit|key [--backend B] [--accounts N] \
          [--concurrency N] [--seconds S] [--rounds N]: two configurations in alternating runs, \
          and the ratio\n\
          shoal-bench-ledger --recovery [--concurrency N]: a private PostgreSQL cluster restarted \
@@ -429,6 +435,9 @@ pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     };
     let verified = report.discrepancies.is_empty() && total == latencies.len() as i64 * CHARGE;
     store.close().await;
+    if let (Some(pg), Ok(_)) = (&pg, std::env::var("SHOAL_BENCH_HOT")) {
+        print_updates(&pg.url()).await;
+    }
     if let Some(pg) = pg {
         pg.drop_db().await;
     }
@@ -450,5 +459,32 @@ async fn key_for(store: &Store, a: i64, mode: KeyMode, now: i64) -> Option<i64> 
     match mode {
         KeyMode::None => None,
         KeyMode::Unlimited => Some(store.create_api_key(a, None, None, now).await.unwrap().id),
+        KeyMode::Limited => {
+            let new = NewKey {
+                limit: Some(KeyLimit {
+                    credits: 1_000_000_000_000,
+                    reset: LimitReset::Daily,
+                }),
+                ..NewKey::default()
+            };
+            Some(store.create_key(a, &new, now).await.unwrap().id)
+        }
     }
+}
+
+/// Row updates per table, and how many were HOT (no index touched), from the statistics.
+async fn print_updates(url: &str) {
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let mut c = sqlx::PgConnection::connect(url).await.unwrap();
+    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT relname::TEXT, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+          WHERE n_tup_upd > 0 ORDER BY relname",
+    )
+    .fetch_all(&mut c)
+    .await
+    .unwrap();
+    for (table, upd, hot) in rows {
+        eprintln!("updates {table}: {upd}, HOT {hot}");
+    }
+    let _ = c.close().await;
 }

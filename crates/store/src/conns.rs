@@ -167,6 +167,14 @@ impl Retry {
     }
 }
 
+impl<DB: Database> Conns<DB> {
+    /// A session to the same server ended elsewhere (the writer's): the idle connections are
+    /// as likely dead, and are replaced when next leased.
+    pub(crate) fn session_ended_elsewhere(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
 impl<DB: Database> Lease<'_, DB> {
     /// Drop the connection (its state is unknown); the next lease opens a new one.
     pub(crate) fn forget(&mut self) {

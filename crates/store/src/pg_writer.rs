@@ -169,6 +169,7 @@ impl Writers {
                 let conn = WriterConn {
                     options: options.clone(),
                     conn: None,
+                    pool: shared.conns.clone(),
                     deadline,
                     connect_timeout,
                 };
@@ -284,6 +285,8 @@ fn unexpected(outcome: &str) -> StoreError {
 struct WriterConn {
     options: PgConnectOptions,
     conn: Option<PgConnection>,
+    /// The store's pooled connections, told when this one's session ended.
+    pool: Arc<Conns<Postgres>>,
     deadline: Duration,
     connect_timeout: Duration,
 }
@@ -298,12 +301,14 @@ impl WriterConn {
     }
 
     /// After an operation: a fault that ended the session, or no answer in time, drops the
-    /// connection; the next operation opens a new one.
+    /// connection (the next operation opens a new one), and the pooled connections opened
+    /// before it, most likely to the same server that went away.
     fn after<T>(&mut self, out: &DbResult<T>) {
-        if let Err(f) = out {
-            if f.ends_session() || matches!(f, Fault::Store(StoreError::Unavailable(_))) {
-                self.conn = None;
-            }
+        let dead = out.as_ref().is_err_and(|f| {
+            f.ends_session() || matches!(f, Fault::Store(StoreError::Unavailable(_)))
+        });
+        if dead && self.conn.take().is_some() {
+            self.pool.session_ended_elsewhere();
         }
     }
 

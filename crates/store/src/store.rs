@@ -548,33 +548,26 @@ impl Store {
     /// statement timeout: it reads the whole journal.
     async fn snapshot(&self) -> DbResult<Snapshot> {
         use sqlx::Connection;
+        // However long the journal: it is read in full.
+        const DEADLINE: std::time::Duration = std::time::Duration::from_secs(24 * 3_600);
         match &self.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.readers().acquire().await?;
-                let mut tx = lease.begin().await?;
+            Backend::Sqlite(s) => leased!(s.readers(), Retry::Idempotent, DEADLINE, c => {
+                let mut tx = c.begin().await?;
                 let snap = read_snapshot!(tx);
                 tx.rollback().await?;
                 Ok(snap)
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                let out = async {
-                    let mut tx = lease
-                        .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                        .await?;
-                    sqlx::query("SET LOCAL statement_timeout = 0")
-                        .execute(&mut *tx)
-                        .await?;
-                    let snap = read_snapshot!(tx);
-                    tx.rollback().await?;
-                    Ok(snap)
-                }
-                .await;
-                if let Err(f) = &out {
-                    lease.check(f);
-                }
-                out
-            }
+            }),
+            Backend::Postgres(p) => leased!(&*p.conns, Retry::Idempotent, DEADLINE, c => {
+                let mut tx = c
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?;
+                sqlx::query("SET LOCAL statement_timeout = 0")
+                    .execute(&mut *tx)
+                    .await?;
+                let snap = read_snapshot!(tx);
+                tx.rollback().await?;
+                Ok(snap)
+            }),
         }
     }
 }

@@ -143,8 +143,10 @@ async fn settle_later(
     (i, out, Instant::now())
 }
 
-/// Once the server answers: not one failure, on stale connections or fresh ones.
+/// Once the server answers: not one failure, on stale connections or fresh ones (the first
+/// read after the return, `verify_ledger`'s, meets one if any is left).
 async fn after_the_return(store: &Store, account: i64, key: &str) {
+    assert_clean(store).await;
     store.ready(Duration::from_secs(5)).await.unwrap();
     let after = (0..REQUESTS).map(|i| async move {
         let now = now_ms();
