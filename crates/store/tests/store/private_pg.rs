@@ -82,16 +82,24 @@ impl PrivatePg {
         self.dir.path().join("data").display().to_string()
     }
 
-    fn run(&self, tool: &str, args: &[&str]) {
+    /// A PostgreSQL tool, run as the user that owns the cluster.
+    fn tool(&self, tool: &str) -> Command {
         let exe = self.bin.join(tool);
-        let mut cmd = if self.as_postgres {
+        if self.as_postgres {
             let mut c = Command::new("runuser");
             c.args(["-u", "postgres", "--"]).arg(&exe);
             c
         } else {
             Command::new(&exe)
-        };
-        let out = cmd.args(args).output().expect("run a PostgreSQL tool");
+        }
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) {
+        let out = self
+            .tool(tool)
+            .args(args)
+            .output()
+            .expect("run a PostgreSQL tool");
         assert!(
             out.status.success(),
             "{tool} {args:?} failed: {}{}",
@@ -159,16 +167,9 @@ impl PrivatePg {
 impl Drop for PrivatePg {
     fn drop(&mut self) {
         let data = self.data();
-        let exe = self.bin.join("pg_ctl");
-        let mut cmd = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&exe);
-            c
-        } else {
-            Command::new(&exe)
-        };
         // Already stopped is fine.
-        let _ = cmd
+        let _ = self
+            .tool("pg_ctl")
             .args(["stop", "-w", "-m", "immediate", "-D", &data])
             .output();
     }
