@@ -411,8 +411,14 @@ fn is_locked(f: &Fault) -> bool {
 fn contend(shared: &Arc<Shared>, job: Job) {
     let shared = shared.clone();
     tokio::spawn(async move {
-        // A ledger movement is idempotent by request id: safe to send again.
-        let result = leased!(&*shared.conns, Retry::Idempotent, shared.deadline, c => {
+        // An end is idempotent by request id: safe to send again. A hold sent again after
+        // its commit went unseen would find its own request id taken: only one the server
+        // never ran is (a dead connection is reported, and `PgStore::hold` judges it).
+        let retry = match job.movement {
+            Movement::Hold(_) => Retry::IfNotRun,
+            Movement::End { .. } => Retry::Idempotent,
+        };
+        let result = leased!(&*shared.conns, retry, shared.deadline, c => {
             run_job(c, &job.movement, job.now, Lock::Wait).await
         });
         let _ = job.reply.send(result.map_err(|f| Failure::of(&f)));
