@@ -25,14 +25,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome, Store};
+use shoal_store::money::LimitReset;
+use shoal_store::{
+    Charge, HoldOutcome, HoldRequest, KeyLimit, NewKey, SettleOutcome, Store, StoreOptions,
+};
 use sqlx::Connection;
+
+mod compare;
+mod recovery;
 
 const HOLD: i64 = 50;
 const CHARGE: i64 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Backend {
+pub(crate) enum Backend {
     Sqlite,
     Postgres,
 }
@@ -47,14 +53,30 @@ impl Backend {
 }
 
 #[derive(Debug, Clone)]
-struct Config {
+pub(crate) struct Config {
     backend: Backend,
     accounts: usize,
     concurrency: usize,
     seconds: f64,
+    /// PostgreSQL sessions' timeouts (`StoreOptions`).
+    options: StoreOptions,
+    /// Which key the requests authenticate with.
+    key: KeyMode,
 }
 
-struct Outcome {
+/// The API key every request's hold names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyMode {
+    /// None: a dashboard session's request.
+    None,
+    /// A key without a spending limit.
+    Unlimited,
+    /// A key with a limit far above what the run spends (checked and counted on every
+    /// hold and settle all the same).
+    Limited,
+}
+
+pub(crate) struct Outcome {
     pairs: u64,
     elapsed: Duration,
     p50_us: u64,
@@ -107,12 +129,17 @@ fn usage() -> ! {
         "usage: shoal-bench-ledger [--backend sqlite|postgres] [--accounts N] [--concurrency N] \
          [--seconds S] [--database-url URL]\n\
          with no --backend/--accounts/--concurrency: the whole matrix (both backends x {{1, 1000}} \
-         accounts x {{1, 32}} concurrency) as a markdown table"
+         accounts x {{1, 32}} concurrency) as a markdown table\n\
+         shoal-bench-ledger --compare timeouts|key-limit|key [--backend B] [--accounts N] \
+         [--concurrency N] [--seconds S] [--rounds N]: two configurations in alternating runs, \
+         and the ratio\n\
+         shoal-bench-ledger --recovery [--concurrency N]: a private PostgreSQL cluster restarted \
+         under load; time to the first success and to every hold settled"
     );
     std::process::exit(2)
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -126,6 +153,9 @@ fn main() {
     let mut seconds = 3.0;
     let mut pg_url = std::env::var("SHOAL_BENCH_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let mut compare = None;
+    let mut rounds = 5;
+    let mut recovery = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -141,8 +171,31 @@ fn main() {
             "--concurrency" => concurrency = Some(value().parse().unwrap_or_else(|_| usage())),
             "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage()),
             "--database-url" => pg_url = value(),
+            "--compare" => compare = Some(value()),
+            "--rounds" => rounds = value().parse().unwrap_or_else(|_| usage()),
+            "--recovery" => recovery = true,
             _ => usage(),
         }
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    if recovery {
+        rt.block_on(recovery::run(concurrency.unwrap_or(32)));
+        return;
+    }
+    if let Some(what) = compare {
+        let base = Config {
+            backend: backend.unwrap_or(Backend::Postgres),
+            accounts: accounts.unwrap_or(1000),
+            concurrency: concurrency.unwrap_or(32),
+            seconds,
+            options: StoreOptions::default(),
+            key: KeyMode::None,
+        };
+        let ok = rt.block_on(compare::run(&what, base, rounds, &pg_url));
+        std::process::exit(if ok { 0 } else { 1 });
     }
     let matrix = backend.is_none() && accounts.is_none() && concurrency.is_none();
     let mut configs = Vec::new();
@@ -157,15 +210,13 @@ fn main() {
                     accounts: a,
                     concurrency: c,
                     seconds,
+                    options: StoreOptions::default(),
+                    key: KeyMode::None,
                 });
             }
         }
     }
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let mut rows = Vec::new();
     for cfg in configs {
         let out = rt.block_on(run(&cfg, &pg_url));
@@ -267,7 +318,7 @@ impl PgDb {
     }
 }
 
-async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
+pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     let pg = match cfg.backend {
         Backend::Sqlite => None,
@@ -275,7 +326,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     };
     let store = match &pg {
         None => Store::open_data_dir(dir.path()).await.unwrap(),
-        Some(pg) => Store::open(&pg.url()).await.unwrap(),
+        Some(pg) => Store::open_with(&pg.url(), &cfg.options).await.unwrap(),
     };
     let t0 = now_ms();
     let mut accounts = Vec::with_capacity(cfg.accounts);
@@ -285,7 +336,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
             .await
             .unwrap();
         store.grant_credits(a, 1_000_000_000_000, t0).await.unwrap();
-        accounts.push(a);
+        accounts.push((a, key_for(&store, a, cfg.key, t0).await));
     }
     let accounts = Arc::new(accounts);
 
@@ -313,7 +364,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
                 credits: CHARGE,
             };
             while !stop.load(Ordering::Relaxed) {
-                let account = accounts[(w + i * 7919) % accounts.len()];
+                let (account, key_id) = accounts[(w + i * 7919) % accounts.len()];
                 let now = now_ms();
                 let req = HoldRequest {
                     request_id: format!("bench-{w}-{i}"),
@@ -322,7 +373,7 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
                     model: "large-27b-uncensored".into(),
                     expires_at: now + 600_000,
                     free_daily: 0,
-                    key_id: None,
+                    key_id,
                 };
                 let t = Instant::now();
                 assert_eq!(store.hold(&req, now).await.unwrap(), HoldOutcome::Held);
@@ -377,13 +428,16 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let report = store.verify_ledger().await.unwrap();
     let total: i64 = {
         let mut s = 0;
-        for a in accounts.iter() {
+        for (a, _) in accounts.iter() {
             s += store.balance(*a, now_ms()).await.unwrap().total_spent;
         }
         s
     };
     let verified = report.discrepancies.is_empty() && total == latencies.len() as i64 * CHARGE;
     store.close().await;
+    if let (Some(pg), Ok(_)) = (&pg, std::env::var("SHOAL_BENCH_HOT")) {
+        print_updates(&pg.url()).await;
+    }
     if let Some(pg) = pg {
         pg.drop_db().await;
     }
@@ -398,4 +452,39 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
         pg_cpu_us: pg_cpu_ns.map(per_pair),
         verified,
     }
+}
+
+/// The key account `a`'s requests name, created as `mode` says.
+async fn key_for(store: &Store, a: i64, mode: KeyMode, now: i64) -> Option<i64> {
+    match mode {
+        KeyMode::None => None,
+        KeyMode::Unlimited => Some(store.create_api_key(a, None, None, now).await.unwrap().id),
+        KeyMode::Limited => {
+            let new = NewKey {
+                limit: Some(KeyLimit {
+                    credits: 1_000_000_000_000,
+                    reset: LimitReset::Daily,
+                }),
+                ..NewKey::default()
+            };
+            Some(store.create_key(a, &new, now).await.unwrap().id)
+        }
+    }
+}
+
+/// Row updates per table, and how many were HOT (no index touched), from the statistics.
+async fn print_updates(url: &str) {
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let mut c = sqlx::PgConnection::connect(url).await.unwrap();
+    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT relname::TEXT, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+          WHERE n_tup_upd > 0 ORDER BY relname",
+    )
+    .fetch_all(&mut c)
+    .await
+    .unwrap();
+    for (table, upd, hot) in rows {
+        eprintln!("updates {table}: {upd}, HOT {hot}");
+    }
+    let _ = c.close().await;
 }

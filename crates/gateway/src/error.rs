@@ -8,6 +8,10 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use shoal_protocol::error::ErrorBody;
 
+/// What a 503 for an unavailable database asks the client to wait: about as long as a
+/// database restart, and the store's connection recovery, take.
+const DATABASE_RETRY_AFTER_SECS: u64 = 2;
+
 #[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
@@ -72,6 +76,32 @@ impl ApiError {
         )
     }
 
+    /// 402: the API key's own spending limit leaves less than the request's hold (distinct
+    /// from the account's credits). Names the limit and when it resets.
+    pub fn key_limit_exceeded(
+        needed: i64,
+        limit: i64,
+        remaining: i64,
+        resets_at: Option<i64>,
+    ) -> Self {
+        let resets = match resets_at {
+            Some(ms) => {
+                let (y, m, d) = shoal_store::money::civil_from_days(ms.div_euclid(86_400_000));
+                format!("it resets at {y:04}-{m:02}-{d:02}T00:00:00Z")
+            }
+            None => "it does not reset".to_string(),
+        };
+        Self::new(
+            StatusCode::PAYMENT_REQUIRED,
+            "insufficient_credits",
+            "key_limit_exceeded",
+            format!(
+                "this API key's spending limit of {limit} credits has {remaining} left and this \
+                 request needs a hold of {needed}; {resets}"
+            ),
+        )
+    }
+
     pub fn model_not_found() -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
@@ -128,6 +158,19 @@ impl ApiError {
             message.into(),
         );
         e.retry_after = Some(5);
+        e
+    }
+
+    /// The database cannot answer now (down, restarting, a lock timeout). The request is not
+    /// billed; the client may retry shortly.
+    pub fn database_unavailable() -> Self {
+        let mut e = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "service_unavailable",
+            "database_unavailable",
+            "the service's database is unavailable; retry shortly".into(),
+        );
+        e.retry_after = Some(DATABASE_RETRY_AFTER_SECS);
         e
     }
 
@@ -226,6 +269,12 @@ impl std::error::Error for ApiError {}
 
 impl From<shoal_store::StoreError> for ApiError {
     fn from(err: shoal_store::StoreError) -> Self {
+        if err.is_retryable() {
+            // Down, restarting, or a lock that did not come free in time: the caller may
+            // try again shortly. Never a 500.
+            tracing::warn!(error = %err, "database unavailable");
+            return ApiError::database_unavailable();
+        }
         tracing::error!(error = %err, "store error");
         ApiError::internal()
     }
@@ -250,3 +299,18 @@ impl IntoResponse for ApiError {
 /// Marks a response as an error of ours, so the access log can name its code.
 #[derive(Debug, Clone, Copy)]
 pub struct ErrorCode(pub &'static str);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unavailable_database_is_503_with_retry_after_never_500() {
+        let e = ApiError::from(shoal_store::StoreError::Unavailable("restarting".into()));
+        let r = e.into_response();
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "2");
+        let e = ApiError::from(shoal_store::StoreError::Internal("bad row".into()));
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+    }
+}

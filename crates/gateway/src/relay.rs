@@ -211,6 +211,17 @@ async fn drive(
             let _ = ready.send(Err(ApiError::insufficient_credits(needed, available)));
             return;
         }
+        Ok(HoldOutcome::KeyLimitExceeded {
+            needed,
+            limit,
+            remaining,
+            resets_at,
+            ..
+        }) => {
+            let e = ApiError::key_limit_exceeded(needed, limit, remaining, resets_at);
+            let _ = ready.send(Err(e));
+            return;
+        }
         Err(e) => {
             let _ = ready.send(Err(e.into()));
             return;

@@ -14,8 +14,10 @@
 //! Transfers seen in blocks that are not final yet are kept apart, for display only
 //! ([`PendingDeposit`], `pending`).
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
+use crate::conns::Retry;
+use crate::fault::{DbResult, Fault};
 use crate::ledger::MAX_CREDITS;
 use crate::sqlite_writer::Db;
 use crate::store::{detached, Backend};
@@ -201,29 +203,11 @@ fn parse_amount(s: &str) -> Result<u128> {
         .map_err(|_| StoreError::Invalid("a stored deposit amount is not a number".into()))
 }
 
-/// Evaluates `$body` with `$c` bound to a reading connection of either backend.
-macro_rules! on_reader {
-    ($store:expr, $c:ident => $body:expr) => {
-        match &$store.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                let $c = &mut *lease;
-                $body
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                let $c = &mut *lease;
-                $body
-            }
-        }
-    };
-}
-
 /// A `DepositRecord` from a row of [`LIST`] (either backend's row type).
 macro_rules! record_from_row {
     ($r:expr) => {{
         let r = $r;
-        Ok::<_, StoreError>(DepositRecord {
+        Ok::<_, Fault>(DepositRecord {
             id: r.try_get("id")?,
             chain_id: r.try_get("chain_id")?,
             tx_hash: r.try_get("tx_hash")?,
@@ -253,27 +237,23 @@ impl Store {
         // still decides any race.
         const SEEN: &str =
             "SELECT 1 FROM deposits WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3";
-        let seen: Option<i32> = on_reader!(self, c => sqlx::query_scalar(SEEN)
+        let seen: Option<i32> = read!(self, c => Ok(sqlx::query_scalar(SEEN)
             .bind(d.chain_id)
             .bind(&d.tx_hash)
             .bind(d.log_index)
             .fetch_optional(c)
-            .await?);
+            .await?))?;
         if seen.is_some() {
             return Ok(DepositOutcome::AlreadyRecorded);
         }
         let d = d.clone();
         match &self.backend {
-            Backend::Sqlite(s) => s.writer().run(move |c| record_sqlite(c, &d, now)).await,
+            Backend::Sqlite(s) => Ok(s.writer().run(move |c| record_sqlite(c, &d, now)).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
+                // Idempotent by the deposit's key: a retry finds it recorded.
                 detached(async move {
-                    let mut conn = p.conns.acquire().await?;
-                    let out = record_pg(&mut conn, &d, now).await;
-                    if let Err(e) = &out {
-                        conn.check(e);
-                    }
-                    out
+                    Ok(pg!(&p, Retry::Idempotent, c => record_pg(c, &d, now).await)?)
                 })
                 .await
             }
@@ -286,22 +266,22 @@ impl Store {
         account: Option<AccountId>,
         limit: i64,
     ) -> Result<Vec<DepositRecord>> {
-        on_reader!(self, c => sqlx::query(LIST)
+        read!(self, c => sqlx::query(LIST)
             .bind(account.unwrap_or(0))
             .bind(limit)
             .fetch_all(c)
             .await?
             .iter()
             .map(|r| record_from_row!(r))
-            .collect::<Result<Vec<_>>>())
+            .collect::<DbResult<Vec<_>>>())
     }
 
     /// The fraction of a credit an account has paid for beyond its credits, in 10^-18 credit.
     pub async fn deposit_remainder(&self, account: AccountId) -> Result<i64> {
-        let v: Option<i64> = on_reader!(self, c => sqlx::query_scalar(REMAINDER)
+        let v: Option<i64> = read!(self, c => Ok(sqlx::query_scalar(REMAINDER)
             .bind(account)
             .fetch_optional(c)
-            .await?);
+            .await?))?;
         Ok(v.unwrap_or(0))
     }
 
@@ -309,11 +289,11 @@ impl Store {
     /// deposit addresses as accounts appear).
     pub async fn account_ids_after(&self, after: AccountId, limit: i64) -> Result<Vec<AccountId>> {
         const SQL: &str = "SELECT id FROM accounts WHERE id > $1 ORDER BY id LIMIT $2";
-        let ids = on_reader!(self, c => sqlx::query_scalar(SQL)
+        let ids = read!(self, c => Ok(sqlx::query_scalar(SQL)
             .bind(after)
             .bind(limit)
             .fetch_all(c)
-            .await?);
+            .await?))?;
         Ok(ids)
     }
 
@@ -321,11 +301,11 @@ impl Store {
     pub async fn deposit_cursor(&self, chain_id: i64, token: &str) -> Result<Option<i64>> {
         const SQL: &str =
             "SELECT next_block FROM deposit_cursors WHERE chain_id = $1 AND token = $2";
-        let v = on_reader!(self, c => sqlx::query_scalar(SQL)
+        let v = read!(self, c => Ok(sqlx::query_scalar(SQL)
             .bind(chain_id)
             .bind(token)
             .fetch_optional(c)
-            .await?);
+            .await?))?;
         Ok(v)
     }
 
@@ -342,28 +322,26 @@ impl Store {
         }
         let token = token.to_string();
         match &self.backend {
-            Backend::Sqlite(s) => {
-                s.writer()
-                    .run(move |c| {
-                        c.prepare_cached(SET_CURSOR)
-                            .db()?
-                            .execute(rusqlite::params![chain_id, token, next_block, now])
-                            .db()
-                            .map(drop)
-                    })
-                    .await
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
+            Backend::Sqlite(s) => Ok(s
+                .writer()
+                .run(move |c| {
+                    c.prepare_cached(SET_CURSOR)
+                        .db()?
+                        .execute(rusqlite::params![chain_id, token, next_block, now])
+                        .db()
+                        .map(drop)
+                })
+                .await?),
+            Backend::Postgres(p) => Ok(pg!(p, Retry::Idempotent, c => {
                 sqlx::query(SET_CURSOR)
                     .bind(chain_id)
-                    .bind(token)
+                    .bind(&token)
                     .bind(next_block)
                     .bind(now)
-                    .execute(&mut *lease)
+                    .execute(&mut *c)
                     .await?;
                 Ok(())
-            }
+            })?),
         }
     }
 
@@ -377,31 +355,25 @@ impl Store {
         now: Millis,
     ) -> Result<bool> {
         let until = now.saturating_add(ttl_ms.max(1));
-        let got = match &self.backend {
-            Backend::Sqlite(s) => {
-                use rusqlite::types::Value;
-                let args = vec![
-                    Value::from(name.to_string()),
-                    Value::from(holder.to_string()),
-                    Value::from(until),
-                    Value::from(now),
-                ];
-                s.write_returning_id(LEASE, args).await?
-            }
-            Backend::Postgres(p) => {
-                let q = sqlx::query(LEASE)
-                    .bind(name)
-                    .bind(holder)
-                    .bind(until)
-                    .bind(now);
-                p.write_returning_id(q).await?
-            }
-        };
+        // Taking or renewing one's own lease twice is the same as once.
+        let got = write_id!(
+            self,
+            Retry::Idempotent,
+            LEASE,
+            name.to_string(),
+            holder.to_string(),
+            until,
+            now
+        )?;
         Ok(got.is_some())
     }
 }
 
-fn record_sqlite(c: &rusqlite::Connection, d: &NewDeposit, now: Millis) -> Result<DepositOutcome> {
+fn record_sqlite(
+    c: &rusqlite::Connection,
+    d: &NewDeposit,
+    now: Millis,
+) -> DbResult<DepositOutcome> {
     use rusqlite::{params, OptionalExtension};
     let id: Option<i64> = c
         .prepare_cached(INSERT)
@@ -469,27 +441,95 @@ fn record_sqlite(c: &rusqlite::Connection, d: &NewDeposit, now: Millis) -> Resul
     Ok(DepositOutcome::Credited { credits })
 }
 
-fn too_large_sqlite(c: &rusqlite::Connection, id: i64) -> Result<DepositOutcome> {
+fn too_large_sqlite(c: &rusqlite::Connection, id: i64) -> DbResult<DepositOutcome> {
     c.prepare_cached(MARK_TOO_LARGE).db()?.execute([id]).db()?;
     Ok(DepositOutcome::TooLarge)
 }
 
+/// Times a PostgreSQL deposit is decided again when its account's deposits changed between
+/// the read and the write (another watcher recording another transfer to it meanwhile),
+/// after a short random wait that grows with each try (so that racing writers spread out).
+const RECORD_TRIES: u32 = 64;
+
+/// $1 account: makes sure its remainder row (and so its version) exists.
+const REMAINDER_ROW: &str = "INSERT INTO deposit_remainders (account_id, remainder) VALUES ($1, 0)
+     ON CONFLICT (account_id) DO NOTHING";
+
+/// $1 account, $2 chain, $3 token: what a deposit is decided on, in one snapshot.
+const DECIDE_ON: &str = "SELECT r.version, r.remainder,
+        ARRAY(SELECT amount FROM deposits
+               WHERE account_id = $1 AND chain_id = $2 AND token = $3
+                 AND state = 'below_minimum') AS waiting
+       FROM deposit_remainders r WHERE r.account_id = $1";
+
+const APPLY: &str = "SELECT shoal_record_deposit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+                                                $12, $13, $14)";
+
+/// PostgreSQL: read without locks, decide, apply in one call that checks nothing changed
+/// (migration `deposit_version`). No lock is held between two round trips.
 async fn record_pg(
     conn: &mut sqlx::PgConnection,
     d: &NewDeposit,
     now: Millis,
-) -> Result<DepositOutcome> {
-    let mut tx = conn.begin().await?;
-    // The account first, as every ledger write locks it: two watchers recording the same
-    // deposit take turns here, and the second finds the row already there.
-    let exists = sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
+) -> DbResult<DepositOutcome> {
+    let ensured = sqlx::query(REMAINDER_ROW)
         .bind(d.account_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if exists.is_none() {
-        return Err(StoreError::NotFound("account"));
+        .execute(&mut *conn)
+        .await
+        .map_err(Fault::from);
+    if let Err(f) = ensured {
+        return Err(if f.is_foreign_key_violation() {
+            StoreError::NotFound("account").into()
+        } else {
+            f
+        });
     }
-    let id: Option<i64> = sqlx::query_scalar(INSERT)
+    for attempt in 0..RECORD_TRIES {
+        if attempt > 0 {
+            let most = u64::from(attempt.min(10)) * 5;
+            tokio::time::sleep(std::time::Duration::from_millis(rand::random_range(
+                1..=most,
+            )))
+            .await;
+        }
+        let (version, remainder, waiting): (i64, i64, Vec<String>) = sqlx::query_as(DECIDE_ON)
+            .bind(d.account_id)
+            .bind(d.chain_id)
+            .bind(&d.token)
+            .fetch_one(&mut *conn)
+            .await?;
+        let mut amounts = waiting
+            .iter()
+            .map(|a| parse_amount(a))
+            .collect::<Result<Vec<_>>>()?;
+        amounts.push(d.amount);
+        let decision = decide(d, &amounts, remainder);
+        if let Some(outcome) = apply_pg(conn, d, version, &decision, now).await? {
+            return Ok(outcome);
+        }
+    }
+    Err(StoreError::Unavailable(
+        "the account's deposits kept changing while this one was recorded".into(),
+    )
+    .into())
+}
+
+/// One call of `shoal_record_deposit`; `None` when the account's deposits changed since
+/// they were read (decide again).
+async fn apply_pg(
+    conn: &mut sqlx::PgConnection,
+    d: &NewDeposit,
+    version: i64,
+    decision: &Decision,
+    now: Millis,
+) -> DbResult<Option<DepositOutcome>> {
+    let (kind, credits, remainder) = match *decision {
+        Decision::Wait { .. } => ("wait", 0, 0),
+        Decision::TooLarge => ("too_large", 0, 0),
+        Decision::Credit { credits, remainder } => ("credit", credits, remainder),
+    };
+    let applied: String = sqlx::query_scalar(APPLY)
+        .bind(version)
         .bind(d.chain_id)
         .bind(&d.tx_hash)
         .bind(d.log_index)
@@ -498,84 +538,27 @@ async fn record_pg(
         .bind(d.account_id)
         .bind(d.amount.to_string())
         .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let Some(id) = id else {
-        tx.commit().await?;
-        return Ok(DepositOutcome::AlreadyRecorded);
-    };
-    let waiting = sqlx::query(WAITING)
-        .bind(d.account_id)
-        .bind(d.chain_id)
-        .bind(&d.token)
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|r| parse_amount(&r.try_get::<String, _>("amount")?))
-        .collect::<Result<Vec<_>>>()?;
-    let remainder: Option<i64> = sqlx::query_scalar(REMAINDER)
-        .bind(d.account_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let outcome = match decide(d, &waiting, remainder.unwrap_or(0)) {
-        Decision::Wait { pending } => DepositOutcome::BelowMinimum { pending },
-        Decision::TooLarge => DepositOutcome::TooLarge,
-        Decision::Credit { credits, remainder } => {
-            credit_pg(&mut tx, d, id, credits, remainder, now).await?
-        }
-    };
-    if outcome == DepositOutcome::TooLarge {
-        sqlx::query(MARK_TOO_LARGE)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-    }
-    tx.commit().await?;
-    Ok(outcome)
-}
-
-async fn credit_pg(
-    tx: &mut sqlx::PgConnection,
-    d: &NewDeposit,
-    id: i64,
-    credits: i64,
-    remainder: i64,
-    now: Millis,
-) -> Result<DepositOutcome> {
-    if credits > 0 {
-        let n = sqlx::query(CREDIT_ACCOUNT)
-            .bind(credits)
-            .bind(d.account_id)
-            .bind(MAX_CREDITS)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if n == 0 {
-            return Ok(DepositOutcome::TooLarge);
-        }
-        sqlx::query(JOURNAL)
-            .bind(now)
-            .bind(d.account_id)
-            .bind(reference(d))
-            .bind(credits)
-            .execute(&mut *tx)
-            .await?;
-    }
-    sqlx::query(SET_REMAINDER)
-        .bind(d.account_id)
-        .bind(remainder)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(MARK_CREDITED)
-        .bind(now)
-        .bind(id)
+        .bind(kind)
         .bind(credits)
-        .bind(d.account_id)
-        .bind(d.chain_id)
-        .bind(&d.token)
-        .execute(&mut *tx)
+        .bind(remainder)
+        .bind(MAX_CREDITS)
+        .bind(reference(d))
+        .fetch_one(&mut *conn)
         .await?;
-    Ok(DepositOutcome::Credited { credits })
+    Ok(match (applied.as_str(), decision) {
+        ("retry", _) => None,
+        ("already", _) => Some(DepositOutcome::AlreadyRecorded),
+        ("waiting", Decision::Wait { pending }) => {
+            Some(DepositOutcome::BelowMinimum { pending: *pending })
+        }
+        ("credited", _) => Some(DepositOutcome::Credited { credits }),
+        ("too_large", _) => Some(DepositOutcome::TooLarge),
+        (other, _) => {
+            return Err(
+                StoreError::Internal(format!("unexpected deposit outcome {other:?}")).into(),
+            )
+        }
+    })
 }
 
 #[cfg(test)]

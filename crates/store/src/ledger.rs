@@ -10,7 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::{AccountId, SettleOutcome, StoreError};
+use crate::fault::Fault;
+use crate::money::{self, LimitReset};
+use crate::{AccountId, HoldOutcome, KeyId, Millis, SettleOutcome, StoreError};
 
 /// Largest amount of credits any single figure may reach: deposits, a plan's daily
 /// credits, a hold. Keeps every sum far from `i64` overflow (SQLite would silently turn an
@@ -92,6 +94,8 @@ pub(crate) struct Expired {
     pub credits: i64,
     pub request_id: String,
     pub model: String,
+    /// The key whose limit the hold counted towards, if it did.
+    pub limited_key: Option<KeyId>,
 }
 
 /// Credits released per account, in account order (a stable lock order on PostgreSQL).
@@ -103,6 +107,17 @@ pub(crate) fn released_by_account(expired: &[Expired]) -> BTreeMap<AccountId, i6
     out
 }
 
+/// Credits given back per key whose limit the holds counted towards, in key order.
+pub(crate) fn released_by_key(expired: &[Expired]) -> BTreeMap<KeyId, i64> {
+    let mut out = BTreeMap::new();
+    for e in expired {
+        if let Some(key) = e.limited_key {
+            *out.entry(key).or_insert(0) += e.credits;
+        }
+    }
+    out
+}
+
 pub(crate) fn over_cap() -> StoreError {
     StoreError::Invalid(format!(
         "total deposits may not exceed {MAX_CREDITS} credits"
@@ -110,22 +125,37 @@ pub(crate) fn over_cap() -> StoreError {
 }
 
 /// Maps a unique violation on `holds.request_id` to [`StoreError::Conflict`].
-pub(crate) fn duplicate_request(e: sqlx::Error) -> StoreError {
-    if is_unique_violation(&e) {
-        StoreError::Conflict("a hold with this request id already exists".into())
+pub(crate) fn duplicate_request(f: Fault) -> Fault {
+    if f.is_unique_violation() {
+        duplicate_hold().into()
     } else {
-        e.into()
+        f
     }
 }
 
-pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_unique_violation())
+/// A hold refused by its key's spending limit, at `now`.
+pub(crate) fn key_limit_exceeded(
+    needed: i64,
+    limit: i64,
+    remaining: i64,
+    reset: LimitReset,
+    now: Millis,
+) -> HoldOutcome {
+    HoldOutcome::KeyLimitExceeded {
+        needed,
+        limit,
+        remaining: remaining.max(0),
+        reset,
+        resets_at: money::limit_resets_on(reset, money::utc_day(now)).map(|d| d * money::DAY_MS),
+    }
 }
 
-pub(crate) fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_foreign_key_violation())
+pub(crate) fn management_key_holds() -> StoreError {
+    StoreError::Invalid("a management key cannot run requests".into())
+}
+
+pub(crate) fn duplicate_hold() -> StoreError {
+    StoreError::Conflict("a hold with this request id already exists".into())
 }
 
 #[cfg(test)]

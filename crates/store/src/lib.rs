@@ -1,4 +1,5 @@
-//! Shoal's persistent state: accounts, API keys, worker tokens and the credit ledger.
+//! Shoal's persistent state: accounts, API keys (with their spending limits), worker tokens,
+//! the credit ledger and the record of each request.
 //!
 //! One [`Store`] type fronts two backends with the same behaviour and the same test suite:
 //! SQLite (the embedded default, `shoal.db` in the data folder, WAL mode) and PostgreSQL
@@ -40,11 +41,26 @@
 //!   adjustment) with request id, model, token counts, credits and bucket; the database
 //!   refuses updates and deletes of journal rows. `verify_ledger` recomputes every account
 //!   from it and reports any difference.
+//! - **Key limits.** An API key may carry a spending limit ([`KeyLimit`]: credits per window,
+//!   the window starting again daily, weekly, monthly or never, at UTC boundaries). A hold
+//!   made with such a key must fit the key's remaining (`money::key_left`: the limit less
+//!   what the key spent in the window and what its active holds reserve) **and** the
+//!   account's available credit, in the same conditional write; otherwise it gets
+//!   [`HoldOutcome::KeyLimitExceeded`] (nothing reserved), distinct from `Insufficient`. Its
+//!   end gives the hold back to the key and adds the charge to the window, by the daily
+//!   buckets' own rules (`money::plan_after` on the window). `verify_ledger` checks each key's
+//!   counters against the holds and the journal (whose settle rows carry the window,
+//!   `key_window`). Management keys ([`KeyKind::Management`]) hold nothing.
 //! - Ended holds are only needed for idempotence by request id; [`Store::prune_holds`]
 //!   deletes those that ended before a cut-off (the gateway's reaper, with a retention of a
 //!   day or so). Balances and `verify_ledger` rest on the journal, which keeps everything.
 //!
-//! Ledger writes, once started, run to completion even if the caller stops waiting.
+//! A [`Generation`] records each request (tokens, credits, timings, finish reason, worker
+//! kind; never text, never which worker) for the account that made it, for a bounded time.
+//!
+//! Ledger writes, once started, run to completion even if the caller stops waiting. A settle
+//! or void that meets a database failure is retried until it commits (see [`Store::settle`]):
+//! a database restart loses no charge.
 //!
 //! # Backends
 //!
@@ -58,9 +74,27 @@
 //!   as one batch (one call of a PL/pgSQL function, one transaction), a lone one as a
 //!   single statement of data-modifying CTEs; a settle locks the account, then the hold,
 //!   with `FOR UPDATE`. Everything else is one statement on a small connection set.
+//!   The writer never waits for a row lock: an account another session keeps locked has its
+//!   jobs run apart, waiting at most `lock_timeout`, so one account's lock (a frozen
+//!   gateway's transaction) holds up no other account. Sessions start with the timeouts of
+//!   [`StoreOptions`] (lock, statement, idle in transaction, TCP keepalives), so no lock
+//!   outlives its holder by long; a deposit is decided on a read and applied in one call,
+//!   holding no lock between round trips.
 //!
 //! Migrations for each backend live in `migrations/sqlite` and `migrations/postgres` and
 //! run on open.
+//!
+//! # Errors
+//!
+//! [`StoreError`] never names the driver: `fault.rs` sorts every database error once into
+//! not found, conflict, invalid, **unavailable** (down, restarting, the connection died, out
+//! of resources, a lock or statement timeout: [`StoreError::is_retryable`]) and internal. A
+//! connection whose session ended is dropped at once, with every idle connection opened
+//! before it, and a read, or a write the server never started, runs once more on a fresh
+//! connection.
+
+#[macro_use]
+mod macros;
 
 pub mod credentials;
 pub mod deposits;
@@ -73,7 +107,9 @@ pub type KeyId = i64;
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
-#[derive(Debug, thiserror::Error)]
+/// What a store operation can fail with. The database driver stays inside the crate: its
+/// errors are sorted into these once (`fault.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
     /// The named thing does not exist (account, key, ...).
     #[error("{0} not found")]
@@ -84,10 +120,23 @@ pub enum StoreError {
     /// An argument is out of range (e.g. a non-positive grant).
     #[error("{0}")]
     Invalid(String),
-    #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
-    #[error("migration error: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database cannot answer now: it is down or restarting, the connection died, it is
+    /// out of resources, or a lock or statement timeout ran out. Worth retrying later. Unless
+    /// the operation says otherwise, it may or may not have happened; the ledger's movements
+    /// are idempotent by request id, so a retry of those is always safe.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// The database failed in a way a retry will not fix: a schema or a row this code does
+    /// not expect, a broken constraint, a failed migration. A bug or a damaged database.
+    #[error("store failure: {0}")]
+    Internal(String),
+}
+
+impl StoreError {
+    /// Whether trying again later may succeed ([`StoreError::Unavailable`]).
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -107,16 +156,56 @@ pub struct ApiKeyInfo {
     pub prefix: String,
     /// Requests per minute for this key; `None` means the gateway default.
     pub rpm: Option<u32>,
+    pub kind: KeyKind,
+    /// Its spending limit, if it has one.
+    pub limit: Option<KeyLimit>,
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
 }
 
-/// Who a valid, unrevoked API key belongs to.
+/// What a key may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum KeyKind {
+    /// Runs requests (chat, images), paid from the account.
+    #[default]
+    Inference,
+    /// Manages the account's keys (create, list, change, revoke); runs no request: the
+    /// ledger refuses its holds.
+    Management,
+}
+
+impl KeyKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KeyKind::Inference => "inference",
+            KeyKind::Management => "management",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<KeyKind> {
+        match s {
+            "inference" => Some(KeyKind::Inference),
+            "management" => Some(KeyKind::Management),
+            _ => None,
+        }
+    }
+}
+
+/// A key's spending limit: at most `credits` spent by its requests in each window, the
+/// window starting again as `reset` says (UTC boundaries; see `money`'s key limits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyLimit {
+    pub credits: i64,
+    pub reset: money::LimitReset,
+}
+
+/// Who a valid, unrevoked API key belongs to, and what it may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKeyPrincipal {
     pub key_id: KeyId,
     pub account_id: AccountId,
     pub rpm: Option<u32>,
+    pub kind: KeyKind,
 }
 
 #[derive(Debug, Clone)]
@@ -186,6 +275,19 @@ pub enum HoldOutcome {
         needed: i64,
         available: i64,
     },
+    /// The request's API key has less than `needed` left of its spending limit in this
+    /// window: nothing was reserved. (Checked before the account's credit: a key over its
+    /// limit says so even when the account is short too.)
+    KeyLimitExceeded {
+        needed: i64,
+        /// The key's limit per window.
+        limit: i64,
+        /// What is left of it in this window (never negative).
+        remaining: i64,
+        reset: money::LimitReset,
+        /// When the next window starts (Unix ms, UTC); `None` for a lifetime limit.
+        resets_at: Option<Millis>,
+    },
 }
 
 /// What a finished request is billed. Token counts go to the journal.
@@ -228,7 +330,10 @@ pub struct LedgerReport {
 }
 
 mod conns;
+mod fault;
 mod ledger;
+mod options;
+mod pg_ledger;
 mod pg_writer;
 mod postgres;
 mod sqlite;
@@ -237,7 +342,11 @@ mod store;
 mod verify;
 
 pub use ledger::MAX_CREDITS;
-pub use store::{KeyFilter, Login, Store, UsageRow};
+pub use options::{StoreOptions, CLIENT_GRACE};
+pub use store::{
+    Generation, KeyFilter, KeyUsage, Login, NewKey, Store, UsageRow, CLOSE_GRACE,
+    GENERATION_RETENTION,
+};
 
 #[allow(dead_code)]
 fn _assert_store_is_shareable() {

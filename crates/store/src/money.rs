@@ -147,10 +147,13 @@ pub fn available(free_left: i64, plan_left: i64, balance: i64, held: i64) -> i64
     free_left.max(0) + plan_left + balance - held
 }
 
+/// Milliseconds in a day.
+pub const DAY_MS: i64 = 86_400_000;
+
 /// The UTC day (days since 1970-01-01) of a Unix time in milliseconds. Plan credits reset
 /// when it changes, at 00:00 UTC.
 pub fn utc_day(now_ms: i64) -> i64 {
-    now_ms.div_euclid(86_400_000)
+    now_ms.div_euclid(DAY_MS)
 }
 
 // The plan's day: the rule every backend follows. The free daily credits are a daily bucket
@@ -202,6 +205,113 @@ pub fn plan_after(plan_day: i64, plan_used: i64, today: i64, from_plan: i64) -> 
     } else {
         (today, from_plan)
     }
+}
+
+// A key's spending limit: a window counter of the same kind as the daily buckets. A key with
+// a limit keeps `(window, spent)`, the credits its requests spent in the window that starts
+// on UTC day `window`, and `held`, what its active holds reserve. A window is named by the
+// UTC day it starts on, whatever its length, so the counter reads the same when the reset
+// changes: `used_on` and `plan_after` count it exactly as they count a plan day (a window in
+// the past is a reset; a lagging clock counts on the current window; it moves only forward,
+// and only when a settle spends). A hold fits when the key's remaining covers it, and the
+// account's available credit too, in the same conditional write. Only holds taken while the
+// key has a limit count towards it (the hold remembers), so a limit counts the requests that
+// start after it is set.
+
+/// When a key's spending limit starts again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LimitReset {
+    /// At 00:00 UTC.
+    Daily,
+    /// On Mondays at 00:00 UTC.
+    Weekly,
+    /// On the first of the month at 00:00 UTC.
+    Monthly,
+    /// Never: a lifetime limit.
+    Never,
+}
+
+impl LimitReset {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LimitReset::Daily => "daily",
+            LimitReset::Weekly => "weekly",
+            LimitReset::Monthly => "monthly",
+            LimitReset::Never => "never",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<LimitReset> {
+        Some(match s {
+            "daily" => LimitReset::Daily,
+            "weekly" => LimitReset::Weekly,
+            "monthly" => LimitReset::Monthly,
+            "never" => LimitReset::Never,
+            _ => return None,
+        })
+    }
+}
+
+/// The UTC day the limit window containing `today` starts on (0 for `Never`: one window).
+pub fn limit_window(reset: LimitReset, today: i64) -> i64 {
+    match reset {
+        LimitReset::Daily => today,
+        // 1970-01-01 was a Thursday: Monday is 3 days before a day count divisible by 7.
+        LimitReset::Weekly => today - (today + 3).rem_euclid(7),
+        LimitReset::Monthly => {
+            let (y, m, _) = civil_from_days(today);
+            days_from_civil(y, m, 1)
+        }
+        LimitReset::Never => 0,
+    }
+}
+
+/// The UTC day the next window starts on, after the one containing `today`; `None` for
+/// `Never`.
+pub fn limit_resets_on(reset: LimitReset, today: i64) -> Option<i64> {
+    match reset {
+        LimitReset::Daily => Some(today + 1),
+        LimitReset::Weekly => Some(limit_window(reset, today) + 7),
+        LimitReset::Monthly => {
+            let (y, m, _) = civil_from_days(today);
+            let (y, m) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            Some(days_from_civil(y, m, 1))
+        }
+        LimitReset::Never => None,
+    }
+}
+
+/// What a key may still reserve on `today`'s window: its limit less what it spent in the
+/// window (`used_on` the window counter) and what its active holds reserve. Negative when a
+/// lowered limit is below what is already spent or held.
+pub fn key_left(limit: i64, window: i64, spent: i64, held: i64, current: i64) -> i64 {
+    limit - used_on(window, spent, current) - held
+}
+
+/// Year, month (1-12), day of a day count since 1970-01-01 (proleptic Gregorian; Howard
+/// Hinnant's algorithm, in integers): for messages that name a reset's date.
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The day count since 1970-01-01 of a date: the inverse of [`civil_from_days`].
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
@@ -272,7 +382,67 @@ mod tests {
         assert_eq!(plan_after(6, 30, 5, 0), (6, 30));
     }
 
+    #[test]
+    fn limit_windows() {
+        // 2025-10-09 (a Thursday) is day 20,370.
+        let day = 20_370;
+        assert_eq!(civil_from_days(day), (2025, 10, 9));
+        assert_eq!(limit_window(LimitReset::Daily, day), day);
+        assert_eq!(
+            limit_window(LimitReset::Weekly, day),
+            day - 3,
+            "Monday the 6th"
+        );
+        assert_eq!(limit_window(LimitReset::Monthly, day), day - 8, "the 1st");
+        assert_eq!(limit_window(LimitReset::Never, day), 0);
+        assert_eq!(limit_resets_on(LimitReset::Weekly, day), Some(day + 4));
+        assert_eq!(limit_resets_on(LimitReset::Monthly, day), Some(day + 23));
+        assert_eq!(limit_resets_on(LimitReset::Never, day), None);
+        // December rolls into January; 2024 was a leap year.
+        assert_eq!(
+            limit_resets_on(LimitReset::Monthly, days_from_civil(2024, 12, 31)),
+            Some(days_from_civil(2025, 1, 1))
+        );
+        assert_eq!(
+            days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 1),
+            29
+        );
+        assert_eq!(
+            limit_window(LimitReset::Weekly, 0),
+            -3,
+            "1969-12-29 was a Monday"
+        );
+        assert_eq!(key_left(20, day, 15, 3, day), 2);
+        assert_eq!(
+            key_left(20, day - 1, 15, 3, day),
+            17,
+            "yesterday's spend is gone"
+        );
+        assert_eq!(key_left(10, day, 15, 0, day), -5, "a lowered limit");
+        for r in [
+            LimitReset::Daily,
+            LimitReset::Weekly,
+            LimitReset::Monthly,
+            LimitReset::Never,
+        ] {
+            assert_eq!(LimitReset::parse(r.as_str()), Some(r));
+        }
+    }
+
     proptest! {
+        #[test]
+        fn windows_contain_their_day(day in -1_000_000i64..1_000_000) {
+            let (y, m, d) = civil_from_days(day);
+            prop_assert_eq!(days_from_civil(y, m, d), day);
+            for r in [LimitReset::Daily, LimitReset::Weekly, LimitReset::Monthly] {
+                let start = limit_window(r, day);
+                let next = limit_resets_on(r, day).unwrap();
+                prop_assert!(start <= day && day < next);
+                prop_assert_eq!(limit_window(r, next), next, "the next window starts there");
+                prop_assert_eq!(limit_window(r, next - 1), start, "one window up to it");
+            }
+        }
+
         #[test]
         fn rounding_never_undercharges(
             input in 0i64..10_000_000_000,

@@ -19,15 +19,17 @@
 
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgConnection};
-use sqlx::{ConnectOptions, Connection, Postgres, Row};
+use sqlx::{Connection, Postgres, Row};
 
-use crate::conns::Conns;
+use crate::conns::{connect_within, Conns, Retry};
+use crate::fault::DbResult;
 use crate::ledger::{self, EndKind};
-use crate::pg_writer::Writers;
+use crate::pg_writer::{self, Writers};
 use crate::{
-    AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
+    AccountId, Charge, HoldOutcome, HoldRequest, Millis, SettleOutcome, StoreError, StoreOptions,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -58,30 +60,105 @@ const LOCK_ACCOUNTS: &str = "SELECT id FROM accounts WHERE id = ANY($1) ORDER BY
 /// $1 now, $2 request ids. Re-checked under the locks: a hold settled meanwhile stays so.
 const EXPIRE: &str = "UPDATE holds SET state = 'expired', ended_at = $1
       WHERE request_id = ANY($2) AND state = 'active' AND expires_at <= $1
-     RETURNING account_id, credits, request_id, model";
+     RETURNING account_id, credits, request_id, model,
+               CASE WHEN key_limited THEN key_id END AS limited_key";
 
 /// $1 cut-off, $2 batch size. The subquery walks the `holds_ended` index.
 const PRUNE: &str = "DELETE FROM holds WHERE request_id IN
        (SELECT request_id FROM holds WHERE state <> 'active' AND ended_at < $1 LIMIT $2)";
 const PRUNE_BATCH: i64 = 1000;
 
+/// An owned argument of a one-statement write, kept so that the statement can be sent again
+/// on a fresh connection. NULLs keep their type (PostgreSQL checks a parameter's type).
+#[derive(Debug, Clone)]
+pub(crate) enum Arg {
+    Int(Option<i64>),
+    Text(Option<String>),
+    Bytes(Vec<u8>),
+    Bool(bool),
+}
+
+impl Arg {
+    fn bind_to<'q>(
+        &'q self,
+        q: sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments>,
+    ) -> sqlx::query::Query<'q, Postgres, sqlx::postgres::PgArguments> {
+        match self {
+            Arg::Int(v) => q.bind(*v),
+            Arg::Text(v) => q.bind(v.as_deref()),
+            Arg::Bytes(v) => q.bind(&v[..]),
+            Arg::Bool(v) => q.bind(*v),
+        }
+    }
+}
+
+impl From<i64> for Arg {
+    fn from(v: i64) -> Arg {
+        Arg::Int(Some(v))
+    }
+}
+
+impl From<Option<i64>> for Arg {
+    fn from(v: Option<i64>) -> Arg {
+        Arg::Int(v)
+    }
+}
+
+impl From<String> for Arg {
+    fn from(v: String) -> Arg {
+        Arg::Text(Some(v))
+    }
+}
+
+impl From<Option<String>> for Arg {
+    fn from(v: Option<String>) -> Arg {
+        Arg::Text(v)
+    }
+}
+
+impl From<Vec<u8>> for Arg {
+    fn from(v: Vec<u8>) -> Arg {
+        Arg::Bytes(v)
+    }
+}
+
+impl From<bool> for Arg {
+    fn from(v: bool) -> Arg {
+        Arg::Bool(v)
+    }
+}
+
 #[derive(Clone)]
 pub(crate) struct PgStore {
     pub(crate) conns: Arc<Conns<Postgres>>,
     /// Holds and settles, committed in batches.
     writers: Writers,
+    /// The longest the client waits for one operation.
+    pub(crate) deadline: Duration,
 }
 
 impl PgStore {
-    pub(crate) async fn open_url(url: &str) -> Result<PgStore> {
-        let options = PgConnectOptions::from_str(url)
+    pub(crate) async fn open_url(url: &str, options: &StoreOptions) -> DbResult<PgStore> {
+        let base = PgConnectOptions::from_str(url)
             .map_err(|e| StoreError::Invalid(format!("bad PostgreSQL URL: {e}")))?
             .application_name("shoal");
-        let mut first = options.connect().await?;
+        // Migrations may rewrite whole tables: on a connection of their own, without the
+        // statement timeout of the store's sessions.
+        let mut first: PgConnection = connect_within(&base, options.connect_timeout).await?;
         MIGRATOR.run(&mut first).await?;
+        let _ = first.close().await;
+        let session = base.options(options.session_settings());
+        let conns = Arc::new(Conns::new(
+            session.clone(),
+            CONNECTIONS,
+            None,
+            options.connect_timeout,
+        ));
+        let deadline = options.client_deadline();
         Ok(PgStore {
-            writers: Writers::start(options.clone()),
-            conns: Arc::new(Conns::new(options, CONNECTIONS, Some(first))),
+            writers: Writers::start(session, conns.clone(), deadline, options.connect_timeout),
+            conns,
+            deadline,
         })
     }
 
@@ -90,21 +167,21 @@ impl PgStore {
         self.conns.close().await;
     }
 
-    /// One write statement returning at most one row whose first column is an id.
+    /// One write statement (`$n` placeholders, owned arguments) returning at most one row
+    /// whose first column is an id.
     pub(crate) async fn write_returning_id(
         &self,
-        query: sqlx::query::Query<'_, Postgres, sqlx::postgres::PgArguments>,
-    ) -> Result<Option<i64>> {
-        let mut conn = self.conns.acquire().await?;
-        let result = match query.fetch_optional(&mut *conn).await {
-            Ok(Some(row)) => row.try_get::<i64, _>(0).map(Some).map_err(StoreError::from),
-            Ok(None) => Ok(None),
-            Err(e) => Err(e.into()),
-        };
-        if let Err(e) = &result {
-            conn.check(e);
-        }
-        result
+        retry: Retry,
+        sql: &'static str,
+        args: Vec<Arg>,
+    ) -> DbResult<Option<i64>> {
+        pg!(self, retry, c => {
+            let query = args.iter().fold(sqlx::query(sql), |q, a| a.bind_to(q));
+            match query.fetch_optional(&mut *c).await? {
+                Some(row) => Ok(Some(row.try_get::<i64, _>(0)?)),
+                None => Ok(None),
+            }
+        })
     }
 
     pub(crate) async fn grant_credits(
@@ -112,17 +189,45 @@ impl PgStore {
         account: AccountId,
         credits: i64,
         now: Millis,
-    ) -> Result<i64> {
-        let mut conn = self.conns.acquire().await?;
-        let result = grant_in(&mut conn, account, credits, now).await;
-        if let Err(e) = &result {
-            conn.check(e);
-        }
-        result
+    ) -> DbResult<i64> {
+        pg!(self, Retry::IfNotRun, c => grant_in(c, account, credits, now).await)
     }
 
-    pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
-        self.writers.hold(req, now).await
+    /// A hold through the writer. One whose connection died under it is sent once more; if
+    /// the first try had committed after all, the second finds its own hold there (same
+    /// account, credits and time) and answers `Held`.
+    pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
+        let mut retried = false;
+        loop {
+            match self.writers.hold(req, now).await {
+                Ok(done) => match pg_writer::hold_outcome(&done, req.credits, now) {
+                    Err(StoreError::Conflict(_)) if retried => {
+                        return self.judge_hold(req, now).await
+                    }
+                    out => return Ok(out?),
+                },
+                Err(f) if f.session_ended && !retried => retried = true,
+                Err(f) => return Err(f.error.into()),
+            }
+        }
+    }
+
+    /// After a retried hold found its request id taken: `Held` when the hold there is the
+    /// one the first try wrote.
+    async fn judge_hold(&self, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
+        const HOLD_OF: &str =
+            "SELECT account_id, credits, created_at FROM holds WHERE request_id = $1";
+        let row: Option<(i64, i64, i64)> = pg!(self, Retry::Idempotent, c => Ok(
+            sqlx::query_as(HOLD_OF)
+                .bind(&req.request_id)
+                .fetch_optional(&mut *c)
+                .await?
+        ))?;
+        if row == Some((req.account_id, req.credits, now)) {
+            Ok(HoldOutcome::Held)
+        } else {
+            Err(ledger::duplicate_hold().into())
+        }
     }
 
     pub(crate) async fn end_hold(
@@ -131,27 +236,22 @@ impl PgStore {
         kind: EndKind,
         charge: Option<&Charge>,
         now: Millis,
-    ) -> Result<SettleOutcome> {
-        self.writers.end_hold(request_id, kind, charge, now).await
+    ) -> DbResult<SettleOutcome> {
+        match self.writers.end_hold(request_id, kind, charge, now).await {
+            Ok(done) => Ok(pg_writer::end_outcome(&done)?),
+            Err(f) => Err(f.error.into()),
+        }
     }
 
-    pub(crate) async fn prune_holds(&self, before: Millis) -> Result<u64> {
+    pub(crate) async fn prune_holds(&self, before: Millis) -> DbResult<u64> {
         let mut total = 0u64;
         loop {
-            let mut conn = self.conns.acquire().await?;
-            let result = sqlx::query(PRUNE)
+            let n = pg!(self, Retry::Idempotent, c => Ok(sqlx::query(PRUNE)
                 .bind(before)
                 .bind(PRUNE_BATCH)
-                .execute(&mut *conn)
-                .await;
-            let n = match result {
-                Ok(done) => done.rows_affected(),
-                Err(e) => {
-                    let e = StoreError::from(e);
-                    conn.check(&e);
-                    return Err(e);
-                }
-            };
+                .execute(&mut *c)
+                .await?
+                .rows_affected()))?;
             total += n;
             if (n as i64) < PRUNE_BATCH {
                 return Ok(total);
@@ -159,21 +259,13 @@ impl PgStore {
         }
     }
 
-    pub(crate) async fn expire_holds(&self, now: Millis) -> Result<u64> {
-        let mut conn = self.conns.acquire().await?;
+    pub(crate) async fn expire_holds(&self, now: Millis) -> DbResult<u64> {
         let mut total = 0u64;
         loop {
-            match expire_batch(&mut conn, now).await {
-                Ok((expired, due)) => {
-                    total += expired;
-                    if (due as i64) < EXPIRE_BATCH {
-                        return Ok(total);
-                    }
-                }
-                Err(e) => {
-                    conn.check(&e);
-                    return Err(e);
-                }
+            let (expired, due) = pg!(self, Retry::Idempotent, c => expire_batch(c, now).await)?;
+            total += expired;
+            if (due as i64) < EXPIRE_BATCH {
+                return Ok(total);
             }
         }
     }
@@ -184,7 +276,7 @@ async fn grant_in(
     account: AccountId,
     credits: i64,
     now: Millis,
-) -> Result<i64> {
+) -> DbResult<i64> {
     let row = sqlx::query(GRANT)
         .bind(account)
         .bind(credits)
@@ -204,11 +296,50 @@ async fn grant_in(
         ledger::over_cap()
     } else {
         StoreError::NotFound("account")
-    })
+    }
+    .into())
+}
+
+/// What expiring `expired` gives back (to the accounts, to the keys' limits), and its
+/// journal rows.
+async fn release_expired(
+    tx: &mut PgConnection,
+    expired: &[ledger::Expired],
+    now: Millis,
+) -> DbResult<()> {
+    for (account, released) in ledger::released_by_account(expired) {
+        sqlx::query("UPDATE accounts SET held = held - $1 WHERE id = $2")
+            .bind(released)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for (key, released) in ledger::released_by_key(expired) {
+        sqlx::query("UPDATE api_keys SET limit_held = limit_held - $1 WHERE id = $2")
+            .bind(released)
+            .bind(key)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for chunk in expired.chunks(100) {
+        let mut qb = sqlx::QueryBuilder::<Postgres>::new(
+            "INSERT INTO journal (at, kind, account_id, request_id, model, credits) ",
+        );
+        qb.push_values(chunk, |mut b, e| {
+            b.push_bind(now)
+                .push_bind("expire")
+                .push_bind(e.account_id)
+                .push_bind(&e.request_id)
+                .push_bind(&e.model)
+                .push_bind(0i64);
+        });
+        qb.build().execute(&mut *tx).await?;
+    }
+    Ok(())
 }
 
 /// Expires one batch of due holds. Returns (holds expired, holds found due).
-async fn expire_batch(conn: &mut PgConnection, now: Millis) -> Result<(u64, usize)> {
+async fn expire_batch(conn: &mut PgConnection, now: Millis) -> DbResult<(u64, usize)> {
     let mut tx = conn.begin().await?;
     let due = sqlx::query(DUE)
         .bind(now)
@@ -238,36 +369,17 @@ async fn expire_batch(conn: &mut PgConnection, now: Millis) -> Result<(u64, usiz
         .await?;
     let expired = expired
         .iter()
-        .map(|r| -> Result<ledger::Expired> {
+        .map(|r| -> DbResult<ledger::Expired> {
             Ok(ledger::Expired {
                 account_id: r.try_get("account_id")?,
                 credits: r.try_get("credits")?,
                 request_id: r.try_get("request_id")?,
                 model: r.try_get("model")?,
+                limited_key: r.try_get("limited_key")?,
             })
         })
-        .collect::<Result<Vec<_>>>()?;
-    for (account, released) in ledger::released_by_account(&expired) {
-        sqlx::query("UPDATE accounts SET held = held - $1 WHERE id = $2")
-            .bind(released)
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
-    }
-    for chunk in expired.chunks(100) {
-        let mut qb = sqlx::QueryBuilder::<Postgres>::new(
-            "INSERT INTO journal (at, kind, account_id, request_id, model, credits) ",
-        );
-        qb.push_values(chunk, |mut b, e| {
-            b.push_bind(now)
-                .push_bind("expire")
-                .push_bind(e.account_id)
-                .push_bind(&e.request_id)
-                .push_bind(&e.model)
-                .push_bind(0i64);
-        });
-        qb.build().execute(&mut *tx).await?;
-    }
+        .collect::<DbResult<Vec<_>>>()?;
+    release_expired(&mut tx, &expired, now).await?;
     tx.commit().await?;
     Ok((expired.len() as u64, due.len()))
 }

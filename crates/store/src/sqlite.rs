@@ -30,18 +30,23 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Sqlite};
 
-use crate::conns::{Conns, Lease};
+use crate::conns::Conns;
+use crate::fault::{DbResult, Fault};
 use crate::ledger::{self, EndKind};
 use crate::sqlite_writer::{self, Db, Writer, BUSY_TIMEOUT};
 use crate::{
-    money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, Result, SettleOutcome, StoreError,
+    money, AccountId, Charge, HoldOutcome, HoldRequest, Millis, SettleOutcome, StoreError,
 };
+
+mod keys;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 /// Further tries at opening a new file that another process is setting up (about 0.5 s).
 const OPEN_TRIES: u64 = 10;
 
 const READERS: usize = 4;
+/// The longest a read may take before its connection is given up (a wedged file system).
+pub(crate) const READ_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 /// Holds expired per job by the reaper.
 const EXPIRE_BATCH: i64 = 500;
 /// Ended holds deleted per job by `prune_holds`.
@@ -62,15 +67,16 @@ const AVAILABLE: &str = "SELECT shoal_available_free(?3, free_day, free_used, pl
 
 const INSERT_HOLD: &str =
     "INSERT INTO holds (request_id, account_id, credits, model, created_at, expires_at,
-                        free_daily, key_id)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+                        free_daily, key_id, key_limited)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
 const JOURNAL_HOLD: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, credits, key_id)
      VALUES (?1, 'hold', ?2, ?3, ?4, ?5, ?6)";
 
 const HOLD_OF: &str =
-    "SELECT account_id, credits, model, expires_at, state = 'active', free_daily, key_id
+    "SELECT account_id, credits, model, expires_at, state = 'active', free_daily, key_id,
+            key_limited
        FROM holds WHERE request_id = ?1";
 
 const ACCOUNT_OF: &str =
@@ -92,8 +98,9 @@ const END_ACCOUNT: &str = "UPDATE accounts
 /// A settle row also adds to `usage_daily` (a trigger of the migrations).
 const JOURNAL_END: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, input_tokens,
-                          output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+                          output_tokens, reasoning_tokens, credits, bucket, plan_day, key_id,
+                          key_window)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 
 /// ?1 account, ?2 credits, ?3 cap on lifetime deposits.
 const GRANT: &str =
@@ -106,7 +113,9 @@ const JOURNAL_DEPOSIT: &str = "INSERT INTO journal (at, kind, account_id, credit
 const BALANCE_OF: &str = "SELECT credits FROM accounts WHERE id = ?1";
 
 /// ?1 now, ?2 batch size.
-const EXPIRE_DUE: &str = "SELECT request_id, account_id, credits, model FROM holds
+const EXPIRE_DUE: &str = "SELECT request_id, account_id, credits, model,
+            CASE WHEN key_limited THEN key_id END
+       FROM holds
       WHERE state = 'active' AND expires_at <= ?1
       ORDER BY expires_at LIMIT ?2";
 
@@ -114,6 +123,8 @@ const EXPIRE_HOLD: &str =
     "UPDATE holds SET state = 'expired', ended_at = ?2 WHERE request_id = ?1 AND state = 'active'";
 
 const RELEASE: &str = "UPDATE accounts SET held = held - ?2 WHERE id = ?1";
+
+const RELEASE_KEY: &str = "UPDATE api_keys SET limit_held = limit_held - ?2 WHERE id = ?1";
 
 const JOURNAL_EXPIRE: &str =
     "INSERT INTO journal (at, kind, account_id, request_id, model, credits)
@@ -191,7 +202,7 @@ impl SqliteStore {
     /// `sqlite:PATH`, `sqlite://PATH`, or `sqlite::memory:` for a throwaway database: a
     /// temporary file (so that the writer and the readers share it), removed when the store
     /// is closed or dropped.
-    pub(crate) async fn open_url(url: &str) -> Result<SqliteStore> {
+    pub(crate) async fn open_url(url: &str) -> DbResult<SqliteStore> {
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| StoreError::Invalid(format!("bad SQLite URL: {e}")))?;
         if url.contains(":memory:") || url.contains("mode=memory") {
@@ -206,11 +217,14 @@ impl SqliteStore {
         Self::open(options, None).await
     }
 
-    pub(crate) async fn open_file(path: &Path) -> Result<SqliteStore> {
+    pub(crate) async fn open_file(path: &Path) -> DbResult<SqliteStore> {
         Self::open(SqliteConnectOptions::new().filename(path), None).await
     }
 
-    async fn open(options: SqliteConnectOptions, scratch: Option<Scratch>) -> Result<SqliteStore> {
+    async fn open(
+        options: SqliteConnectOptions,
+        scratch: Option<Scratch>,
+    ) -> DbResult<SqliteStore> {
         let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -231,7 +245,7 @@ impl SqliteStore {
             let opened = async {
                 let mut conn = options.connect().await?;
                 MIGRATOR.run(&mut conn).await?;
-                Ok::<_, StoreError>(conn)
+                Ok::<_, Fault>(conn)
             }
             .await;
             match opened {
@@ -248,14 +262,14 @@ impl SqliteStore {
             Ok::<_, rusqlite::Error>((open_writer(&path)?, open_writer(&path)?))
         })
         .await
-        .map_err(|e| StoreError::Database(sqlx::Error::Protocol(e.to_string())))?
+        .map_err(|e| StoreError::Internal(format!("opening the SQLite writer: {e}")))?
         .db()?;
         let writer = Writer::start(
             conn,
             checkpoints,
             scratch.map(|s| Box::new(s) as Box<dyn Send>),
         )?;
-        let reader = Arc::new(Conns::new(options, READERS, Some(first)));
+        let reader = Arc::new(Conns::new(options, READERS, Some(first), BUSY_TIMEOUT));
         Ok(SqliteStore { writer, reader })
     }
 
@@ -264,14 +278,14 @@ impl SqliteStore {
         self.writer.close().await;
     }
 
-    /// A reading connection.
     /// The writer thread, for ledger writes written in other modules (deposits).
     pub(crate) fn writer(&self) -> &Writer {
         &self.writer
     }
 
-    pub(crate) async fn reader(&self) -> Result<Lease<'_, Sqlite>> {
-        self.reader.acquire().await
+    /// The reading connections.
+    pub(crate) fn readers(&self) -> &Conns<Sqlite> {
+        &self.reader
     }
 
     /// One write statement (`$n` placeholders, owned arguments) that returns at most one
@@ -280,7 +294,7 @@ impl SqliteStore {
         &self,
         sql: &'static str,
         args: Vec<Value>,
-    ) -> Result<Option<i64>> {
+    ) -> DbResult<Option<i64>> {
         self.writer
             .run(move |conn| {
                 let mut stmt = conn.prepare_cached(sql).db()?;
@@ -304,7 +318,7 @@ impl SqliteStore {
         account: AccountId,
         credits: i64,
         now: Millis,
-    ) -> Result<i64> {
+    ) -> DbResult<i64> {
         self.writer
             .run(move |conn| {
                 let granted = conn
@@ -326,14 +340,14 @@ impl SqliteStore {
                             .db()?;
                         Ok(balance)
                     }
-                    (_, Some(_)) => Err(ledger::over_cap()),
-                    (_, None) => Err(StoreError::NotFound("account")),
+                    (_, Some(_)) => Err(ledger::over_cap().into()),
+                    (_, None) => Err(StoreError::NotFound("account").into()),
                 }
             })
             .await
     }
 
-    pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
+    pub(crate) async fn hold(&self, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
         let req = req.clone();
         self.writer
             .run_urgent(move |conn| hold(conn, &req, now))
@@ -347,7 +361,7 @@ impl SqliteStore {
         kind: EndKind,
         charge: Option<&Charge>,
         now: Millis,
-    ) -> Result<SettleOutcome> {
+    ) -> DbResult<SettleOutcome> {
         let request_id = request_id.to_string();
         let charge = charge.cloned();
         self.writer
@@ -355,7 +369,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(crate) async fn expire_holds(&self, now: Millis) -> Result<u64> {
+    pub(crate) async fn expire_holds(&self, now: Millis) -> DbResult<u64> {
         let mut total = 0u64;
         loop {
             // One job per batch, so that other writes get their turn in between.
@@ -367,7 +381,7 @@ impl SqliteStore {
         }
     }
 
-    pub(crate) async fn prune_holds(&self, before: Millis) -> Result<u64> {
+    pub(crate) async fn prune_holds(&self, before: Millis) -> DbResult<u64> {
         let mut total = 0u64;
         loop {
             let n = self
@@ -389,7 +403,14 @@ impl SqliteStore {
     }
 }
 
-fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome> {
+/// Admits a hold: the key's limit first (`keys::check`), then the account's credit, by one
+/// conditional write; a hold that counts towards its key's limit reserves it too.
+fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> DbResult<HoldOutcome> {
+    let limited = match keys::check(conn, req, now)? {
+        keys::KeyCheck::Refused(out) => return Ok(out),
+        keys::KeyCheck::Limited => true,
+        keys::KeyCheck::Unlimited => false,
+    };
     let today = money::utc_day(now);
     let admitted = conn
         .prepare_cached(HOLD_ADMIT)
@@ -408,13 +429,14 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
                 now,
                 req.expires_at,
                 req.free_daily,
-                req.key_id
+                req.key_id,
+                limited
             ])
             .db()
-            .map_err(|e| match e {
-                StoreError::Database(e) => ledger::duplicate_request(e),
-                e => e,
-            })?;
+            .map_err(ledger::duplicate_request)?;
+        if let (true, Some(key)) = (limited, req.key_id) {
+            keys::reserve(conn, key, req.credits)?;
+        }
         conn.prepare_cached(JOURNAL_HOLD)
             .db()?
             .execute(params![
@@ -441,7 +463,7 @@ fn hold(conn: &Connection, req: &HoldRequest, now: Millis) -> Result<HoldOutcome
             needed: req.credits,
             available: available.max(0),
         }),
-        None => Err(StoreError::NotFound("account")),
+        None => Err(StoreError::NotFound("account").into()),
     }
 }
 
@@ -454,6 +476,8 @@ struct OpenHold {
     active: bool,
     free_daily: i64,
     key_id: Option<i64>,
+    /// It counted towards its key's limit.
+    key_limited: bool,
 }
 
 /// The account's buckets, as read inside the writer's transaction.
@@ -477,9 +501,94 @@ fn end_hold(
     kind: EndKind,
     charge: Option<&Charge>,
     now: Millis,
-) -> Result<SettleOutcome> {
-    let hold = conn
-        .prepare_cached(HOLD_OF)
+) -> DbResult<SettleOutcome> {
+    let Some(hold) = open_hold(conn, request_id)? else {
+        return Ok(SettleOutcome::UnknownHold);
+    };
+    if !hold.active {
+        return Ok(SettleOutcome::AlreadyEnded);
+    }
+    let buckets = buckets_of(conn, hold.account_id)?;
+    let kind = if hold.expires_at <= now {
+        EndKind::Expire
+    } else {
+        kind
+    };
+    let end = Spending::of(&hold, &buckets, kind, charge, money::utc_day(now));
+    write_end(conn, request_id, &hold, kind, &end, now)?;
+    let tokens = charge
+        .filter(|_| kind == EndKind::Settle)
+        .cloned()
+        .unwrap_or_default();
+    let key_window = match (hold.key_limited, hold.key_id) {
+        (true, Some(key)) => {
+            let charged = end.spend.free + end.spend.plan + end.spend.balance;
+            Some(keys::end(
+                conn,
+                key,
+                hold.credits,
+                charged,
+                money::utc_day(now),
+            )?)
+        }
+        _ => None,
+    };
+    let row = EndRow {
+        now,
+        kind,
+        hold: &hold,
+        request_id,
+        key_window,
+    };
+    journal_end(conn, &row, &tokens, &end.spend, [end.plan.0, end.free.0])?;
+    let ending = ledger::Ending {
+        kind,
+        from_free: end.spend.free,
+        from_plan: end.spend.plan,
+        from_balance: end.spend.balance,
+    };
+    Ok(ending.outcome(hold.credits))
+}
+
+/// The hold's and the account's rows after the end `end`.
+fn write_end(
+    conn: &Connection,
+    request_id: &str,
+    hold: &OpenHold,
+    kind: EndKind,
+    end: &Spending,
+    now: Millis,
+) -> DbResult<()> {
+    let ended = conn
+        .prepare_cached(END_HOLD)
+        .db()?
+        .execute(params![
+            request_id,
+            kind.hold_state(),
+            now,
+            end.spend.plan,
+            end.spend.balance,
+            end.spend.free
+        ])
+        .db()?;
+    assert_eq!(ended, 1, "the writer's transaction saw the hold active");
+    conn.prepare_cached(END_ACCOUNT)
+        .db()?
+        .execute(params![
+            hold.account_id,
+            hold.credits,
+            end.spend.balance,
+            end.plan.1,
+            end.plan.0,
+            end.free.1,
+            end.free.0
+        ])
+        .db()?;
+    Ok(())
+}
+
+fn open_hold(conn: &Connection, request_id: &str) -> DbResult<Option<OpenHold>> {
+    conn.prepare_cached(HOLD_OF)
         .db()?
         .query_row([request_id], |r| {
             Ok(OpenHold {
@@ -490,20 +599,17 @@ fn end_hold(
                 active: r.get(4)?,
                 free_daily: r.get(5)?,
                 key_id: r.get(6)?,
+                key_limited: r.get(7)?,
             })
         })
         .optional()
-        .db()?;
-    let Some(hold) = hold else {
-        return Ok(SettleOutcome::UnknownHold);
-    };
-    if !hold.active {
-        return Ok(SettleOutcome::AlreadyEnded);
-    }
-    let a = conn
-        .prepare_cached(ACCOUNT_OF)
+        .db()
+}
+
+fn buckets_of(conn: &Connection, account: AccountId) -> DbResult<Buckets> {
+    conn.prepare_cached(ACCOUNT_OF)
         .db()?
-        .query_row([hold.account_id], |r| {
+        .query_row([account], |r| {
             Ok(Buckets {
                 balance: r.get(0)?,
                 daily: r.get(1)?,
@@ -513,66 +619,47 @@ fn end_hold(
                 free_used: r.get(5)?,
             })
         })
-        .db()?;
-    let today = money::utc_day(now);
-    let kind = if hold.expires_at <= now {
-        EndKind::Expire
-    } else {
-        kind
-    };
-    let charge_credits = match kind {
-        EndKind::Settle => money::clamp_charge(charge.map(|c| c.credits), hold.credits),
-        EndKind::Void | EndKind::Expire => 0,
-    };
-    let free_left = money::plan_left(hold.free_daily, a.free_day, a.free_used, today);
-    let plan_left = money::plan_left(a.daily, a.plan_day, a.plan_used, today);
-    let spend = money::split_spend(charge_credits, free_left, plan_left, a.balance);
-    let (from_free, from_plan, from_balance) = (spend.free, spend.plan, spend.balance);
-    let (day, used) = money::plan_after(a.plan_day, a.plan_used, today, from_plan);
-    let (free_day, free_used) = money::plan_after(a.free_day, a.free_used, today, from_free);
-    let ended = conn
-        .prepare_cached(END_HOLD)
-        .db()?
-        .execute(params![
-            request_id,
-            kind.hold_state(),
-            now,
-            from_plan,
-            from_balance,
-            from_free
-        ])
-        .db()?;
-    debug_assert_eq!(ended, 1, "the writer's transaction saw the hold active");
-    conn.prepare_cached(END_ACCOUNT)
-        .db()?
-        .execute(params![
-            hold.account_id,
-            hold.credits,
-            from_balance,
-            used,
-            day,
-            free_used,
-            free_day
-        ])
-        .db()?;
-    let tokens = charge
-        .filter(|_| kind == EndKind::Settle)
-        .cloned()
-        .unwrap_or_default();
-    let row = EndRow {
-        now,
-        kind,
-        hold: &hold,
-        request_id,
-    };
-    journal_end(conn, &row, &tokens, &spend, [day, free_day])?;
-    let end = ledger::Ending {
-        kind,
-        from_free,
-        from_plan,
-        from_balance,
-    };
-    Ok(end.outcome(hold.credits))
+        .db()
+}
+
+/// What ending a hold spends, and the daily buckets' (day, used) after it.
+struct Spending {
+    spend: money::Spend,
+    plan: (i64, i64),
+    free: (i64, i64),
+}
+
+impl Spending {
+    /// `money`'s rules: the charge clamped to [0, hold] (0 unless settled), split free, plan,
+    /// balance; each daily bucket's day moves only forward, and only when spent from.
+    fn of(
+        hold: &OpenHold,
+        a: &Buckets,
+        kind: EndKind,
+        charge: Option<&Charge>,
+        today: i64,
+    ) -> Spending {
+        let charged = match kind {
+            EndKind::Settle => money::clamp_charge(charge.map(|c| c.credits), hold.credits),
+            EndKind::Void | EndKind::Expire => 0,
+        };
+        let free_left = money::plan_left(hold.free_daily, a.free_day, a.free_used, today);
+        let plan_left = money::plan_left(a.daily, a.plan_day, a.plan_used, today);
+        let spend = money::split_spend(charged, free_left, plan_left, a.balance);
+        assert!(
+            spend.free >= 0 && spend.plan >= 0 && spend.balance >= 0,
+            "money never flows back into an account by a settle"
+        );
+        assert!(
+            spend.balance <= a.balance,
+            "a settle never overdraws the balance"
+        );
+        Spending {
+            spend,
+            plan: money::plan_after(a.plan_day, a.plan_used, today, spend.plan),
+            free: money::plan_after(a.free_day, a.free_used, today, spend.free),
+        }
+    }
 }
 
 /// What every journal row of one hold's end shares.
@@ -581,6 +668,8 @@ struct EndRow<'a> {
     kind: EndKind,
     hold: &'a OpenHold,
     request_id: &'a str,
+    /// The key limit's window the charge counted in (a hold that counted towards one).
+    key_window: Option<i64>,
 }
 
 /// The journal rows of a hold's end: one carrying the token counts and what the balance
@@ -591,7 +680,7 @@ fn journal_end(
     tokens: &Charge,
     spend: &money::Spend,
     days: [i64; 2],
-) -> Result<()> {
+) -> DbResult<()> {
     let mut journal = conn.prepare_cached(JOURNAL_END).db()?;
     journal
         .execute(params![
@@ -607,6 +696,7 @@ fn journal_end(
             (row.kind == EndKind::Settle).then_some("balance"),
             None::<i64>,
             row.hold.key_id,
+            row.key_window,
         ])
         .db()?;
     for (credits, bucket, day) in [(spend.free, "free", days[1]), (spend.plan, "plan", days[0])] {
@@ -625,6 +715,7 @@ fn journal_end(
                     bucket,
                     day,
                     row.hold.key_id,
+                    row.key_window,
                 ])
                 .db()?;
         }
@@ -632,7 +723,7 @@ fn journal_end(
     Ok(())
 }
 
-fn expire_batch(conn: &Connection, now: Millis) -> Result<u64> {
+fn expire_batch(conn: &Connection, now: Millis) -> DbResult<u64> {
     let due = conn
         .prepare_cached(EXPIRE_DUE)
         .db()?
@@ -642,6 +733,7 @@ fn expire_batch(conn: &Connection, now: Millis) -> Result<u64> {
                 account_id: r.get(1)?,
                 credits: r.get(2)?,
                 model: r.get(3)?,
+                limited_key: r.get(4)?,
             })
         })
         .db()?
@@ -659,6 +751,10 @@ fn expire_batch(conn: &Connection, now: Millis) -> Result<u64> {
     let mut release = conn.prepare_cached(RELEASE).db()?;
     for (account, credits) in released {
         release.execute(params![account, credits]).db()?;
+    }
+    let mut release_key = conn.prepare_cached(RELEASE_KEY).db()?;
+    for (key, credits) in ledger::released_by_key(&due) {
+        release_key.execute(params![key, credits]).db()?;
     }
     Ok(due.len() as u64)
 }

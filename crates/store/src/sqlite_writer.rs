@@ -51,7 +51,8 @@ use rusqlite::{ffi, Connection};
 use sqlx::error::{DatabaseError, ErrorKind};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{Result, StoreError};
+use crate::fault::{self, DbResult, Fault};
+use crate::StoreError;
 
 const GROUP_FAILED: &str = "a write in the same group failed; nothing was committed";
 
@@ -73,9 +74,9 @@ pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The WAL file is truncated back to this size when it restarts after growing larger.
 pub(crate) const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
-/// An error SQLite reported, as the `sqlx` database error the rest of the crate (and
-/// [`StoreError::Database`]) speaks: constraint violations keep their kind, so that
-/// `is_unique_violation` and friends work on both drivers alike.
+/// An error SQLite reported, as the `sqlx` database error the rest of the crate speaks
+/// (`fault.rs` classifies both drivers' errors alike): constraint violations keep their kind,
+/// so that `is_unique_violation` and friends work on both drivers.
 #[derive(Debug)]
 pub(crate) struct SqliteFailure {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
@@ -143,12 +144,12 @@ pub(crate) fn sqlx_error(e: rusqlite::Error) -> sqlx::Error {
 
 /// `.db()?` turns a rusqlite result into the crate's.
 pub(crate) trait Db<T> {
-    fn db(self) -> Result<T>;
+    fn db(self) -> DbResult<T>;
 }
 
 impl<T> Db<T> for rusqlite::Result<T> {
-    fn db(self) -> Result<T> {
-        self.map_err(|e| StoreError::Database(sqlx_error(e)))
+    fn db(self) -> DbResult<T> {
+        self.map_err(|e| Fault::Db(sqlx_error(e)))
     }
 }
 
@@ -163,9 +164,9 @@ enum Ran {
     Broke,
 }
 
-fn classify(e: &StoreError) -> Ran {
+fn classify(e: &Fault) -> Ran {
     match e {
-        StoreError::Database(sqlx::Error::Database(d))
+        Fault::Db(sqlx::Error::Database(d))
             if matches!(
                 d.kind(),
                 ErrorKind::UniqueViolation
@@ -176,8 +177,9 @@ fn classify(e: &StoreError) -> Ran {
         {
             Ran::Failed
         }
-        StoreError::Database(_) | StoreError::Migrate(_) => Ran::Broke,
-        StoreError::NotFound(_) | StoreError::Conflict(_) | StoreError::Invalid(_) => Ran::Failed,
+        Fault::Db(_) => Ran::Broke,
+        // Decided by the job itself (not found, refused, ...): its own statements only.
+        Fault::Store(_) => Ran::Failed,
     }
 }
 
@@ -189,17 +191,17 @@ trait Job: Send {
 
 struct FnJob<T, F> {
     f: Option<F>,
-    out: Option<Result<T>>,
-    reply: oneshot::Sender<Result<T>>,
+    out: Option<DbResult<T>>,
+    reply: oneshot::Sender<DbResult<T>>,
 }
 
 impl<T, F> FnJob<T, F>
 where
     T: Send + 'static,
-    F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+    F: FnOnce(&Connection) -> DbResult<T> + Send + 'static,
 {
     /// The job, and where its result will arrive.
-    fn boxed(f: F) -> (Box<dyn Job>, oneshot::Receiver<Result<T>>) {
+    fn boxed(f: F) -> (Box<dyn Job>, oneshot::Receiver<DbResult<T>>) {
         let (reply, rx) = oneshot::channel();
         let job = FnJob {
             f: Some(f),
@@ -213,13 +215,13 @@ where
 impl<T, F> Job for FnJob<T, F>
 where
     T: Send,
-    F: FnOnce(&Connection) -> Result<T> + Send,
+    F: FnOnce(&Connection) -> DbResult<T> + Send,
 {
     fn run(&mut self, conn: &Connection) -> Ran {
         let f = self.f.take().expect("a job runs once");
         // A panicking job must not take the writer (and every later write) down with it.
         let out = catch_unwind(AssertUnwindSafe(|| f(conn))).unwrap_or_else(|_| {
-            Err(StoreError::Database(sqlx::Error::Protocol(
+            Err(Fault::Store(StoreError::Internal(
                 "a ledger write panicked; its group was rolled back".into(),
             )))
         });
@@ -242,8 +244,10 @@ where
     }
 }
 
-fn commit_failed(msg: String) -> StoreError {
-    StoreError::Database(sqlx::Error::Protocol(format!(
+/// The group's transaction did not commit (another process kept the write lock, an I/O
+/// error, ...): nothing of it was written, and trying again may work.
+fn commit_failed(msg: String) -> Fault {
+    Fault::Store(StoreError::Unavailable(format!(
         "SQLite transaction failed: {msg}"
     )))
 }
@@ -298,12 +302,8 @@ fn lock(core: &Mutex<Option<Core>>) -> MutexGuard<'_, Option<Core>> {
     core.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn closed() -> StoreError {
-    StoreError::Database(sqlx::Error::PoolClosed)
-}
-
 fn spawn_failed(e: std::io::Error) -> StoreError {
-    StoreError::Database(sqlx::Error::Io(e))
+    StoreError::Internal(format!("cannot start the SQLite writer thread: {e}"))
 }
 
 impl Writer {
@@ -314,7 +314,7 @@ impl Writer {
         conn: Connection,
         checkpoints: Connection,
         keep: Option<Box<dyn Send>>,
-    ) -> Result<Writer> {
+    ) -> std::result::Result<Writer, StoreError> {
         let (nudge, nudged) = std::sync::mpsc::sync_channel(1);
         let one_at_a_time = Arc::new(Mutex::new(()));
         let checkpointer = {
@@ -367,29 +367,29 @@ impl Writer {
 
     /// Run `f` on the write connection, inside the writer's transaction (and its own
     /// savepoint when grouped). When `f` fails, its writes are rolled back.
-    pub(crate) async fn run<T, F>(&self, f: F) -> Result<T>
+    pub(crate) async fn run<T, F>(&self, f: F) -> DbResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        F: FnOnce(&Connection) -> DbResult<T> + Send + 'static,
     {
         let (job, rx) = FnJob::boxed(f);
         self.queue(job).await?;
-        rx.await.map_err(|_| closed())?
+        rx.await.map_err(|_| Fault::from(fault::closed()))?
     }
 
     /// [`Writer::run`] for a job of a few statements that a client is waiting on (a hold):
     /// when nothing is queued and the connection is free, it runs at once on the calling
     /// thread, sparing the two thread hand-offs of the queue.
-    pub(crate) async fn run_urgent<T, F>(&self, f: F) -> Result<T>
+    pub(crate) async fn run_urgent<T, F>(&self, f: F) -> DbResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        F: FnOnce(&Connection) -> DbResult<T> + Send + 'static,
     {
         let (job, rx) = FnJob::boxed(f);
         if let Some(job) = self.try_in_place(job) {
             self.queue(job).await?;
         }
-        rx.await.map_err(|_| closed())?
+        rx.await.map_err(|_| Fault::from(fault::closed()))?
     }
 
     /// Runs `job` here if the writer is idle; hands it back otherwise.
@@ -409,8 +409,11 @@ impl Writer {
         }
     }
 
-    async fn queue(&self, job: Box<dyn Job>) -> Result<()> {
-        self.tx.send(Msg::Job(job)).await.map_err(|_| closed())
+    async fn queue(&self, job: Box<dyn Job>) -> DbResult<()> {
+        self.tx
+            .send(Msg::Job(job))
+            .await
+            .map_err(|_| fault::closed().into())
     }
 
     /// Finish the jobs already queued, close the connection, and refuse new jobs.
@@ -667,7 +670,7 @@ mod tests {
     }
 
     /// Where a job ran: its thread, and its thread's name.
-    fn insert(x: i64) -> impl FnOnce(&Connection) -> Result<(ThreadId, String)> + Send {
+    fn insert(x: i64) -> impl FnOnce(&Connection) -> DbResult<(ThreadId, String)> + Send {
         move |conn| {
             conn.execute("INSERT INTO t (x) VALUES (?1)", [x]).db()?;
             let me = std::thread::current();
@@ -690,10 +693,7 @@ mod tests {
         assert_eq!(rows(&dir), 1);
         // A failing job in place rolls back alone and reports its own error.
         let dup = writer.run_urgent(insert(1)).await.unwrap_err();
-        assert!(
-            matches!(&dup, StoreError::Database(e) if crate::ledger::is_unique_violation(e)),
-            "{dup}"
-        );
+        assert!(dup.is_unique_violation(), "{dup:?}");
         writer.run_urgent(insert(2)).await.unwrap();
         assert_eq!(rows(&dir), 2);
         // Other jobs always take the queue.
@@ -757,8 +757,8 @@ mod tests {
         writer.close().await;
         let err = writer.run_urgent(insert(1)).await.unwrap_err();
         assert!(
-            matches!(err, StoreError::Database(sqlx::Error::PoolClosed)),
-            "{err}"
+            matches!(err, Fault::Store(StoreError::Unavailable(_))),
+            "{err:?}"
         );
     }
 

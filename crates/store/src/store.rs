@@ -6,24 +6,29 @@
 //! and `postgres.rs`.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
-use crate::ledger::{self, EndKind, MAX_CREDITS, MAX_ID_LEN};
+use crate::conns::Retry;
+use crate::fault::{DbResult, Fault};
+use crate::ledger::{EndKind, MAX_CREDITS, MAX_ID_LEN};
 use crate::postgres::PgStore;
 use crate::sqlite::SqliteStore;
 use crate::verify::{self, Snapshot};
 use crate::{
-    credentials, money, AccountId, ApiKeyInfo, ApiKeyPrincipal, Balance, Charge, HoldOutcome,
-    HoldRequest, KeyId, LedgerReport, Millis, NewApiKey, NewWorkerToken, Result, SettleOutcome,
-    StoreError, WorkerTokenInfo,
+    credentials, money, AccountId, Balance, Charge, HoldOutcome, HoldRequest, LedgerReport, Millis,
+    NewWorkerToken, Result, SettleOutcome, StoreError, StoreOptions, WorkerTokenInfo,
 };
+use endings::Retries;
 
 /// Accounts, keys, worker tokens and the credit ledger, on SQLite or PostgreSQL.
 /// `Send + Sync`, cheap to clone (clones share the connections).
 #[derive(Clone)]
 pub struct Store {
     pub(crate) backend: Backend,
+    /// Settles and voids being retried after a database failure.
+    retries: Arc<Retries>,
 }
 
 #[derive(Clone)]
@@ -40,56 +45,9 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// Evaluate `$body` (a `Result`) with `$c` bound to a leased reading connection.
-macro_rules! read {
-    ($store:expr, $c:ident => $body:expr) => {
-        match &$store.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                let out: Result<_> = async {
-                    let $c = &mut *lease;
-                    $body
-                }
-                .await;
-                if let Err(e) = &out {
-                    lease.check(e);
-                }
-                out
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                let out: Result<_> = async {
-                    let $c = &mut *lease;
-                    $body
-                }
-                .await;
-                if let Err(e) = &out {
-                    lease.check(e);
-                }
-                out
-            }
-        }
-    };
-}
-
-/// One write statement with `$n` placeholders and owned arguments, returning at most one
-/// row whose first column is an id: on SQLite a job of the writer thread, on PostgreSQL one
-/// autocommit statement.
-macro_rules! write_id {
-    ($store:expr, $sql:expr $(, $arg:expr)* $(,)?) => {
-        match &$store.backend {
-            Backend::Sqlite(s) => {
-                s.write_returning_id($sql, vec![$(rusqlite::types::Value::from($arg)),*])
-                    .await
-            }
-            Backend::Postgres(p) => p.write_returning_id(sqlx::query($sql)$(.bind($arg))*).await,
-        }
-    };
-}
-
-/// Run a PostgreSQL ledger write to completion in its own task, even if the caller is
-/// dropped half-way (a client that disconnects must not leave a deposit unsent). Holds and
-/// settles need no such task: once queued, a writer (SQLite's thread, PostgreSQL's writer
+/// Run a ledger write to completion in its own task, even if the caller is dropped half-way
+/// (a client that disconnects must not leave a deposit unsent, nor a settle unretried).
+/// Holds need no such task: once queued, a writer (SQLite's thread, PostgreSQL's writer
 /// tasks) runs them to completion.
 pub(crate) async fn detached<T, F>(op: F) -> Result<T>
 where
@@ -99,108 +57,39 @@ where
     match tokio::spawn(op).await {
         Ok(out) => out,
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Err(_) => Err(StoreError::Database(sqlx::Error::Protocol(
+        Err(_) => Err(StoreError::Unavailable(
             "the ledger task was cancelled (runtime shutting down)".into(),
-        ))),
+        )),
     }
 }
 
-/// Read everything `verify_ledger` compares, inside the open transaction `$tx`.
+/// Everything `verify_ledger` compares, read inside the open transaction `$tx`.
 macro_rules! read_snapshot {
     ($tx:ident) => {{
-        let mut snap = Snapshot::default();
-        for r in sqlx::query(verify::ACCOUNTS).fetch_all(&mut *$tx).await? {
-            snap.accounts.insert(
-                r.try_get("id")?,
-                verify::StoredAccount {
-                    credits: r.try_get("credits")?,
-                    total_deposited: r.try_get("total_deposited")?,
-                    total_spent: r.try_get("total_spent")?,
-                    held: r.try_get("held")?,
-                    plan_day: r.try_get("plan_day")?,
-                    plan_used: r.try_get("plan_used")?,
-                    free_day: r.try_get("free_day")?,
-                    free_used: r.try_get("free_used")?,
-                },
-            );
+        let mut rows = Vec::with_capacity(verify::QUERIES.len());
+        for query in verify::QUERIES {
+            rows.push(sqlx::query(query).fetch_all(&mut *$tx).await?);
         }
-        for r in sqlx::query(verify::JOURNAL_SUMS)
-            .fetch_all(&mut *$tx)
-            .await?
-        {
-            snap.journal.insert(
-                r.try_get("account_id")?,
-                verify::JournalSums {
-                    deposited: r.try_get("deposited")?,
-                    spent: r.try_get("spent")?,
-                    malformed: r.try_get("malformed")?,
-                    last_plan_day: r.try_get("last_plan_day")?,
-                    last_free_day: r.try_get("last_free_day")?,
-                },
-            );
-        }
-        for r in sqlx::query(verify::PLAN_USED).fetch_all(&mut *$tx).await? {
-            snap.plan_used
-                .insert(r.try_get("account_id")?, r.try_get("used")?);
-        }
-        for r in sqlx::query(verify::FREE_USED).fetch_all(&mut *$tx).await? {
-            snap.free_used
-                .insert(r.try_get("account_id")?, r.try_get("used")?);
-        }
-        for r in sqlx::query(verify::HOLD_LIVES).fetch_all(&mut *$tx).await? {
-            snap.hold_lives.push(verify::HoldLife {
-                request_id: r.try_get("request_id")?,
-                account_id: r.try_get("account_id")?,
-                accounts: r.try_get("accounts")?,
-                hold_rows: r.try_get("hold_rows")?,
-                hold_credits: r.try_get("hold_credits")?,
-                end_kinds: r.try_get("end_kinds")?,
-                release_rows: r.try_get("release_rows")?,
-                plan_rows: r.try_get("plan_rows")?,
-                free_rows: r.try_get("free_rows")?,
-                balance_rows: r.try_get("balance_rows")?,
-                spent: r.try_get("spent")?,
-            });
-        }
-        for r in sqlx::query(verify::HOLDS_TABLE)
-            .fetch_all(&mut *$tx)
-            .await?
-        {
-            snap.holds.insert(
-                r.try_get("account_id")?,
-                verify::HoldsTable {
-                    active: r.try_get("active")?,
-                    active_credits: r.try_get("active_credits")?,
-                    charged_balance: r.try_get("charged_balance")?,
-                    charged_plan: r.try_get("charged_plan")?,
-                    journal_balance: r.try_get("journal_balance")?,
-                    journal_plan: r.try_get("journal_plan")?,
-                    charged_free: r.try_get("charged_free")?,
-                    journal_free: r.try_get("journal_free")?,
-                },
-            );
-        }
-        for (query, rollup) in [(verify::USAGE_ROLLUP, true), (verify::USAGE_JOURNAL, false)] {
-            for r in sqlx::query(query).fetch_all(&mut *$tx).await? {
-                let sums: [i64; 4] = [
-                    r.try_get("requests")?,
-                    r.try_get("input_tokens")?,
-                    r.try_get("output_tokens")?,
-                    r.try_get("credits")?,
-                ];
-                let entry = snap
-                    .usage
-                    .entry((r.try_get("account_id")?, r.try_get("key_id")?))
-                    .or_default();
-                *(if rollup { &mut entry.0 } else { &mut entry.1 }) = sums;
-            }
-        }
-        snap
+        Snapshot::from_rows(&rows)?
     }};
 }
 
 fn invalid(msg: impl Into<String>) -> StoreError {
     StoreError::Invalid(msg.into())
+}
+
+/// An insert's `RETURNING` gave no row: the database broke its own promise.
+fn no_row(what: &str) -> StoreError {
+    StoreError::Internal(format!("inserting the {what} returned no id"))
+}
+
+/// A foreign key to `accounts` found no account.
+fn account_missing(f: Fault) -> StoreError {
+    if f.is_foreign_key_violation() {
+        StoreError::NotFound("account")
+    } else {
+        f.into()
+    }
 }
 
 fn rpm_from_db(rpm: Option<i64>) -> Option<u32> {
@@ -215,19 +104,23 @@ impl Store {
         std::fs::create_dir_all(dir)
             .map_err(|e| invalid(format!("cannot create data folder {}: {e}", dir.display())))?;
         let sqlite = SqliteStore::open_file(&dir.join("shoal.db")).await?;
-        Ok(Store {
-            backend: Backend::Sqlite(sqlite),
-        })
+        Ok(Store::with(Backend::Sqlite(sqlite)))
     }
 
     /// Open a store by URL: `sqlite://PATH`, `sqlite:PATH` (`sqlite::memory:` for a throwaway
     /// one) or `postgres://…` / `postgresql://…`. Runs pending migrations.
     pub async fn open(url: &str) -> Result<Store> {
+        Store::open_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Store::open`] with the store's waits and timeouts set (PostgreSQL's sessions; SQLite
+    /// takes only `connect_timeout` from them).
+    pub async fn open_with(url: &str, options: &StoreOptions) -> Result<Store> {
         let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
         let backend = match scheme.as_str() {
             "sqlite" => Backend::Sqlite(SqliteStore::open_url(url).await?),
             "postgres" | "postgresql" if url.contains("://") => {
-                Backend::Postgres(PgStore::open_url(url).await?)
+                Backend::Postgres(PgStore::open_url(url, options).await?)
             }
             _ => {
                 return Err(invalid(
@@ -235,7 +128,14 @@ impl Store {
                 ))
             }
         };
-        Ok(Store { backend })
+        Ok(Store::with(backend))
+    }
+
+    fn with(backend: Backend) -> Store {
+        Store {
+            backend,
+            retries: Arc::default(),
+        }
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -246,11 +146,27 @@ impl Store {
         }
     }
 
-    /// Close every connection, waiting for those in use to be returned.
+    /// Close every connection, waiting for those in use to be returned. Settles still being
+    /// retried get [`CLOSE_GRACE`] to commit first.
     pub async fn close(&self) {
+        self.retries.close(CLOSE_GRACE).await;
         match &self.backend {
             Backend::Sqlite(s) => s.close().await,
             Backend::Postgres(p) => p.close().await,
+        }
+    }
+
+    /// Whether the database answers now: one trivial query on a pooled connection, within
+    /// `timeout`. For a readiness probe; `Unavailable` when it does not.
+    pub async fn ready(&self, timeout: std::time::Duration) -> Result<()> {
+        let probe =
+            async { read!(self, c => Ok(sqlx::query("SELECT 1").execute(c).await.map(drop)?)) };
+        match tokio::time::timeout(timeout, probe).await {
+            Ok(out) => out.map(drop),
+            Err(_) => Err(StoreError::Unavailable(format!(
+                "the database did not answer within {} ms",
+                timeout.as_millis()
+            ))),
         }
     }
 
@@ -272,26 +188,23 @@ impl Store {
         if !email.contains('@') || email.len() > 320 || email.chars().any(char::is_whitespace) {
             return Err(invalid("email must look like name@host"));
         }
-        let map = |e: sqlx::Error| {
-            if ledger::is_unique_violation(&e) {
-                StoreError::Conflict(format!("an account with email {email} already exists"))
-            } else {
-                e.into()
-            }
-        };
         let id = write_id!(
             self,
+            Retry::IfNotRun,
             "INSERT INTO accounts (email, created_at, password_hash) VALUES ($1, $2, $3)
              RETURNING id",
             email.to_string(),
             now,
             password_hash,
         )
-        .map_err(|e| match e {
-            StoreError::Database(e) => map(e),
-            e => e,
+        .map_err(|f| {
+            if f.is_unique_violation() {
+                StoreError::Conflict(format!("an account with email {email} already exists"))
+            } else {
+                f.into()
+            }
         })?;
-        id.ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))
+        id.ok_or_else(|| no_row("account"))
     }
 
     /// Deposit purchased credits. Returns the new settled balance.
@@ -307,10 +220,10 @@ impl Store {
             )));
         }
         match &self.backend {
-            Backend::Sqlite(s) => s.grant_credits(account, credits, now).await,
+            Backend::Sqlite(s) => Ok(s.grant_credits(account, credits, now).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
-                detached(async move { p.grant_credits(account, credits, now).await }).await
+                detached(async move { Ok(p.grant_credits(account, credits, now).await?) }).await
             }
         }
     }
@@ -330,6 +243,7 @@ impl Store {
         }
         write_id!(
             self,
+            Retry::Idempotent,
             "UPDATE accounts SET plan_daily_credits = $2 WHERE id = $1 RETURNING id",
             account,
             daily_credits,
@@ -339,122 +253,11 @@ impl Store {
     }
 
     async fn account_exists(&self, account: AccountId) -> Result<bool> {
-        read!(self, c => sqlx::query("SELECT 1 FROM accounts WHERE id = $1")
+        read!(self, c => Ok(sqlx::query("SELECT 1 FROM accounts WHERE id = $1")
             .bind(account)
             .fetch_optional(c)
-            .await
-            .map(|row| row.is_some())
-            .map_err(StoreError::from))
-    }
-
-    // ---------------------------------------------------------------- API keys
-
-    /// Create an API key for an account. The plaintext is in the result and nowhere else.
-    pub async fn create_api_key(
-        &self,
-        account: AccountId,
-        name: Option<&str>,
-        rpm: Option<u32>,
-        now: Millis,
-    ) -> Result<NewApiKey> {
-        if rpm == Some(0) {
-            return Err(invalid("rpm must be at least 1"));
-        }
-        if name.is_some_and(|n| n.len() > MAX_ID_LEN) {
-            return Err(invalid(format!("key name longer than {MAX_ID_LEN} bytes")));
-        }
-        let key = credentials::generate_api_key();
-        let prefix = credentials::display_prefix(&key);
-        let hash = credentials::hash_secret(&key);
-        let map = |e: sqlx::Error| {
-            if ledger::is_foreign_key_violation(&e) {
-                StoreError::NotFound("account")
-            } else {
-                e.into()
-            }
-        };
-        let id = write_id!(
-            self,
-            "INSERT INTO api_keys (account_id, name, prefix, key_hash, rpm, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-            account,
-            name.map(str::to_string),
-            prefix.clone(),
-            hash.to_vec(),
-            rpm.map(i64::from),
-            now,
-        )
-        .map_err(|e| match e {
-            StoreError::Database(e) => map(e),
-            e => e,
-        })?
-        .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
-        Ok(NewApiKey { id, key, prefix })
-    }
-
-    /// An account's keys, revoked ones included, oldest first.
-    pub async fn list_api_keys(&self, account: AccountId) -> Result<Vec<ApiKeyInfo>> {
-        if !self.account_exists(account).await? {
-            return Err(StoreError::NotFound("account"));
-        }
-        read!(self, c => {
-            let rows = sqlx::query(
-                    "SELECT id, account_id, name, prefix, rpm, created_at, revoked_at
-                       FROM api_keys WHERE account_id = $1 ORDER BY id")
-                .bind(account)
-                .fetch_all(c)
-                .await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(ApiKeyInfo {
-                        id: r.try_get("id")?,
-                        account_id: r.try_get("account_id")?,
-                        name: r.try_get("name")?,
-                        prefix: r.try_get("prefix")?,
-                        rpm: rpm_from_db(r.try_get("rpm")?),
-                        created_at: r.try_get("created_at")?,
-                        revoked_at: r.try_get("revoked_at")?,
-                    })
-                })
-                .collect()
-        })
-    }
-
-    /// Revoke a key. Revoking it again is not an error and keeps the first revocation time.
-    pub async fn revoke_api_key(&self, key_id: KeyId, now: Millis) -> Result<()> {
-        write_id!(
-            self,
-            "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id",
-            key_id,
-            now,
-        )?
-        .ok_or(StoreError::NotFound("API key"))?;
-        Ok(())
-    }
-
-    /// Who a presented API key belongs to. `None` when it is malformed (decided without
-    /// touching the database), unknown or revoked.
-    pub async fn authenticate_api_key(&self, presented: &str) -> Result<Option<ApiKeyPrincipal>> {
-        if !credentials::is_well_formed_api_key(presented) {
-            return Ok(None);
-        }
-        let hash = credentials::hash_secret(presented);
-        read!(self, c => {
-            let row = sqlx::query(
-                    "SELECT id, account_id, rpm FROM api_keys
-                      WHERE key_hash = $1 AND revoked_at IS NULL")
-                .bind(&hash[..])
-                .fetch_optional(c)
-                .await?;
-            match row {
-                Some(r) => Ok(Some(ApiKeyPrincipal {
-                    key_id: r.try_get("id")?,
-                    account_id: r.try_get("account_id")?,
-                    rpm: rpm_from_db(r.try_get("rpm")?),
-                })),
-                None => Ok(None),
-            }
-        })
+            .await?
+            .is_some()))
     }
 
     // ---------------------------------------------------------------- worker tokens
@@ -497,6 +300,7 @@ impl Store {
         let hash = credentials::hash_secret(&token);
         let id = write_id!(
             self,
+            Retry::IfNotRun,
             "INSERT INTO worker_tokens (name, prefix, token_hash, created_at, browser_only, expires_at)
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             name.to_string(),
@@ -506,7 +310,7 @@ impl Store {
             browser_only,
             expires_at,
         )?
-        .ok_or_else(|| StoreError::Database(sqlx::Error::RowNotFound))?;
+        .ok_or_else(|| no_row("worker token"))?;
         Ok(NewWorkerToken { id, token })
     }
 
@@ -609,10 +413,10 @@ impl Store {
                 available: available.max(0),
             });
         }
-        match &self.backend {
-            Backend::Sqlite(s) => s.hold(req, now).await,
-            Backend::Postgres(p) => p.hold(req, now).await,
-        }
+        Ok(match &self.backend {
+            Backend::Sqlite(s) => s.hold(req, now).await?,
+            Backend::Postgres(p) => p.hold(req, now).await?,
+        })
     }
 
     /// End the hold of `request_id` with the billed charge (clamped to `[0, hold]`; `None`,
@@ -620,6 +424,12 @@ impl Store {
     /// balance; the rest is released. Idempotent: a hold ends once, later calls get
     /// `AlreadyEnded`. A settle that arrives after the hold expired ends it as expired,
     /// charges nothing and returns `AlreadyEnded`: the request ran past its TTL.
+    ///
+    /// Durable: a database failure does not lose it. It is retried (bounded backoff) until it
+    /// commits or the hold is found ended otherwise, in a task that outlives the caller; the
+    /// answer is the charge of the attempt that committed. `now` is when the request ended,
+    /// and stays so for every attempt. Only the process stopping before the commit loses it:
+    /// the hold then expires at its `expires_at`, charging nothing (see `store/endings.rs`).
     pub async fn settle(
         &self,
         request_id: &str,
@@ -636,6 +446,7 @@ impl Store {
         self.end_hold(request_id, EndKind::Void, None, now).await
     }
 
+    /// Ends the hold in a task of its own, retried until it commits (`endings.rs`).
     async fn end_hold(
         &self,
         request_id: &str,
@@ -643,20 +454,63 @@ impl Store {
         charge: Option<&Charge>,
         now: Millis,
     ) -> Result<SettleOutcome> {
-        match &self.backend {
-            Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await,
-            Backend::Postgres(p) => p.end_hold(request_id, kind, charge, now).await,
-        }
+        let store = self.clone();
+        let request_id = request_id.to_string();
+        let charge = charge.cloned();
+        detached(async move {
+            store
+                .end_durably(&request_id, kind, charge.as_ref(), now)
+                .await
+        })
+        .await
+    }
+
+    async fn end_hold_once(
+        &self,
+        request_id: &str,
+        kind: EndKind,
+        charge: Option<&Charge>,
+        now: Millis,
+    ) -> Result<SettleOutcome> {
+        Ok(match &self.backend {
+            Backend::Sqlite(s) => s.end_hold(request_id, kind, charge, now).await?,
+            Backend::Postgres(p) => p.end_hold(request_id, kind, charge, now).await?,
+        })
+    }
+
+    /// How the hold of `request_id` ended, from its row (written in the transaction that
+    /// ended it): what a settle answers when an earlier attempt committed unseen.
+    async fn ending_of(&self, request_id: &str) -> Result<SettleOutcome> {
+        const ENDING: &str = "SELECT state, credits, charged_free, charged_plan, charged_balance
+               FROM holds WHERE request_id = $1";
+        let row: Option<(String, i64, i64, i64, i64)> = read!(self, c => Ok(
+            sqlx::query_as(ENDING).bind(request_id).fetch_optional(c).await?
+        ))?;
+        let Some((state, hold, from_free, from_plan, from_balance)) = row else {
+            return Ok(SettleOutcome::UnknownHold);
+        };
+        let kind = match state.as_str() {
+            "settled" => EndKind::Settle,
+            "voided" => EndKind::Void,
+            _ => return Ok(SettleOutcome::AlreadyEnded),
+        };
+        let ending = crate::ledger::Ending {
+            kind,
+            from_free,
+            from_plan,
+            from_balance,
+        };
+        Ok(ending.outcome(hold))
     }
 
     /// Release every active hold with `expires_at <= now` (charge 0). Returns how many.
     /// Run by the gateway's reaper, and at start-up.
     pub async fn expire_holds(&self, now: Millis) -> Result<u64> {
         match &self.backend {
-            Backend::Sqlite(s) => s.expire_holds(now).await,
+            Backend::Sqlite(s) => Ok(s.expire_holds(now).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
-                detached(async move { p.expire_holds(now).await }).await
+                detached(async move { Ok(p.expire_holds(now).await?) }).await
             }
         }
     }
@@ -676,10 +530,10 @@ impl Store {
     /// holds per transaction), so other ledger writes get their turn in between.
     pub async fn prune_holds(&self, before: Millis) -> Result<u64> {
         match &self.backend {
-            Backend::Sqlite(s) => s.prune_holds(before).await,
+            Backend::Sqlite(s) => Ok(s.prune_holds(before).await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
-                detached(async move { p.prune_holds(before).await }).await
+                detached(async move { Ok(p.prune_holds(before).await?) }).await
             }
         }
     }
@@ -687,27 +541,42 @@ impl Store {
     /// Recompute every account from the journal and compare with the stored balances,
     /// totals, holds and plan use, in one consistent snapshot.
     pub async fn verify_ledger(&self) -> Result<LedgerReport> {
-        let snap = match &self.backend {
-            Backend::Sqlite(s) => {
-                let mut lease = s.reader().await?;
-                let mut tx = lease.begin().await?;
+        Ok(verify::compare(&self.snapshot().await?))
+    }
+
+    /// Everything `verify_ledger` compares, in one read transaction. Exempt from the
+    /// statement timeout: it reads the whole journal.
+    async fn snapshot(&self) -> DbResult<Snapshot> {
+        use sqlx::Connection;
+        // However long the journal: it is read in full.
+        const DEADLINE: std::time::Duration = std::time::Duration::from_secs(24 * 3_600);
+        match &self.backend {
+            Backend::Sqlite(s) => leased!(s.readers(), Retry::Idempotent, DEADLINE, c => {
+                let mut tx = c.begin().await?;
                 let snap = read_snapshot!(tx);
                 tx.rollback().await?;
-                snap
-            }
-            Backend::Postgres(p) => {
-                let mut lease = p.conns.acquire().await?;
-                let mut tx = lease
+                Ok(snap)
+            }),
+            Backend::Postgres(p) => leased!(&*p.conns, Retry::Idempotent, DEADLINE, c => {
+                let mut tx = c
                     .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?;
+                sqlx::query("SET LOCAL statement_timeout = 0")
+                    .execute(&mut *tx)
                     .await?;
                 let snap = read_snapshot!(tx);
                 tx.rollback().await?;
-                snap
-            }
-        };
-        Ok(verify::compare(&snap))
+                Ok(snap)
+            }),
+        }
     }
 }
 
+mod endings;
+mod generations;
+mod keys;
 mod people;
+pub use endings::CLOSE_GRACE;
+pub use generations::{Generation, GENERATION_RETENTION};
+pub use keys::{KeyUsage, NewKey};
 pub use people::{KeyFilter, Login, UsageRow};

@@ -6,14 +6,30 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use sqlx::Row;
+
+use crate::fault::DbResult;
 use crate::{AccountId, Discrepancy, LedgerReport};
 
-pub(crate) const ACCOUNTS: &str =
+/// Every query `verify_ledger` runs, in the order [`Snapshot::from_rows`] reads their rows.
+pub(crate) const QUERIES: [&str; 9] = [
+    ACCOUNTS,
+    JOURNAL_SUMS,
+    PLAN_USED,
+    FREE_USED,
+    HOLD_LIVES,
+    HOLDS_TABLE,
+    USAGE_ROLLUP,
+    USAGE_JOURNAL,
+    KEY_LIMITS,
+];
+
+const ACCOUNTS: &str =
     "SELECT id, credits, total_deposited, total_spent, held, plan_day, plan_used, free_day,
             free_used
        FROM accounts ORDER BY id";
 
-pub(crate) const JOURNAL_SUMS: &str = "SELECT account_id,
+const JOURNAL_SUMS: &str = "SELECT account_id,
         CAST(COALESCE(SUM(CASE WHEN kind = 'deposit' THEN credits
                                WHEN kind = 'adjustment' AND credits > 0 THEN credits
                                ELSE 0 END), 0) AS BIGINT) AS deposited,
@@ -26,26 +42,27 @@ pub(crate) const JOURNAL_SUMS: &str = "SELECT account_id,
                           OR (kind = 'settle' AND bucket IN ('plan', 'free') AND plan_day IS NULL)
                           OR (kind IN ('void', 'expire') AND credits <> 0)
                           OR (kind IN ('hold', 'settle', 'void', 'expire') AND request_id IS NULL)
+                          OR (key_window IS NOT NULL AND (key_id IS NULL OR kind = 'hold'))
                         THEN 1 END) AS BIGINT) AS malformed,
         MAX(CASE WHEN kind = 'settle' AND bucket = 'plan' THEN plan_day END) AS last_plan_day,
         MAX(CASE WHEN kind = 'settle' AND bucket = 'free' THEN plan_day END) AS last_free_day
        FROM journal GROUP BY account_id";
 
 /// Plan credits spent on each account's current plan day.
-pub(crate) const PLAN_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
+const PLAN_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
        FROM journal j JOIN accounts a ON a.id = j.account_id
       WHERE j.kind = 'settle' AND j.bucket = 'plan' AND j.plan_day = a.plan_day
       GROUP BY j.account_id";
 
 /// Free credits spent on each account's current free day.
-pub(crate) const FREE_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
+const FREE_USED: &str = "SELECT j.account_id, CAST(SUM(j.credits) AS BIGINT) AS used
        FROM journal j JOIN accounts a ON a.id = j.account_id
       WHERE j.kind = 'settle' AND j.bucket = 'free' AND j.plan_day = a.free_day
       GROUP BY j.account_id";
 
 /// Per request: holds that are still open, and any whose life in the journal breaks a rule
 /// (not exactly one hold row, more than one end, a settle over the hold, ...).
-pub(crate) const HOLD_LIVES: &str = "SELECT * FROM (
+const HOLD_LIVES: &str = "SELECT * FROM (
         SELECT request_id,
                MIN(account_id) AS account_id,
                CAST(COUNT(DISTINCT account_id) AS BIGINT) AS accounts,
@@ -67,7 +84,7 @@ pub(crate) const HOLD_LIVES: &str = "SELECT * FROM (
 
 /// The usage rollup's sums per account and key (0: no key; the rollup's -1, usage from
 /// before keys were recorded, has no key in the journal either), and the journal's.
-pub(crate) const USAGE_ROLLUP: &str = "SELECT account_id,
+const USAGE_ROLLUP: &str = "SELECT account_id,
         CASE WHEN key_id > 0 THEN key_id ELSE 0 END AS key_id,
         CAST(SUM(requests) AS BIGINT) AS requests,
         CAST(SUM(input_tokens) AS BIGINT) AS input_tokens,
@@ -75,7 +92,7 @@ pub(crate) const USAGE_ROLLUP: &str = "SELECT account_id,
         CAST(SUM(credits) AS BIGINT) AS credits
        FROM usage_daily GROUP BY 1, 2";
 
-pub(crate) const USAGE_JOURNAL: &str = "SELECT account_id,
+const USAGE_JOURNAL: &str = "SELECT account_id,
         CASE WHEN key_id > 0 THEN key_id ELSE 0 END AS key_id,
         CAST(COUNT(CASE WHEN bucket = 'balance' THEN 1 END) AS BIGINT) AS requests,
         CAST(SUM(input_tokens) AS BIGINT) AS input_tokens,
@@ -83,11 +100,29 @@ pub(crate) const USAGE_JOURNAL: &str = "SELECT account_id,
         CAST(SUM(credits) AS BIGINT) AS credits
        FROM journal WHERE kind = 'settle' GROUP BY 1, 2";
 
+/// Every key's limit counters, with what the holds table says it has reserved (its active
+/// holds that counted towards the limit) and what the journal says it spent in its counted
+/// window (the settle rows stamped with that window), and the latest window stamped.
+const KEY_LIMITS: &str = "SELECT k.id, k.account_id, k.limit_window, k.limit_spent, k.limit_held,
+        CAST(COALESCE(h.held, 0) AS BIGINT) AS holds_held,
+        CAST(COALESCE(j.spent, 0) AS BIGINT) AS journal_spent,
+        j.last_window
+       FROM api_keys k
+       LEFT JOIN (SELECT key_id, SUM(credits) AS held FROM holds
+                   WHERE state = 'active' AND key_limited GROUP BY key_id) h ON h.key_id = k.id
+       LEFT JOIN (SELECT j.key_id,
+                         SUM(CASE WHEN j.key_window = w.limit_window THEN j.credits ELSE 0 END)
+                             AS spent,
+                         MAX(j.key_window) AS last_window
+                    FROM journal j JOIN api_keys w ON w.id = j.key_id
+                   WHERE j.kind = 'settle' AND j.key_window IS NOT NULL
+                   GROUP BY j.key_id) j ON j.key_id = k.id";
+
 /// Active holds, and what the ended holds still in the table charged, per account: as the
 /// holds table says and as the journal says for the same request ids. (Ended holds are
 /// pruned after a while, `Store::prune_holds`; the journal keeps every movement, so only
 /// the holds still present can be compared.)
-pub(crate) const HOLDS_TABLE: &str = "SELECT h.account_id,
+const HOLDS_TABLE: &str = "SELECT h.account_id,
         CAST(COUNT(CASE WHEN h.state = 'active' THEN 1 END) AS BIGINT) AS active,
         CAST(COALESCE(SUM(CASE WHEN h.state = 'active' THEN h.credits ELSE 0 END), 0) AS BIGINT) AS active_credits,
         CAST(COALESCE(SUM(h.charged_balance), 0) AS BIGINT) AS charged_balance,
@@ -166,6 +201,20 @@ pub(crate) struct Snapshot {
     /// Per (account, key): requests, input and output tokens, credits; `.0` as the usage
     /// rollup says, `.1` as the journal says.
     pub usage: BTreeMap<(AccountId, i64), ([i64; 4], [i64; 4])>,
+    pub keys: Vec<KeyCounters>,
+}
+
+/// A key's limit counters as stored, and as the holds and the journal say.
+#[derive(Debug, Clone)]
+pub(crate) struct KeyCounters {
+    pub key_id: i64,
+    pub account_id: AccountId,
+    pub window: i64,
+    pub spent: i64,
+    pub held: i64,
+    pub holds_held: i64,
+    pub journal_spent: i64,
+    pub last_window: Option<i64>,
 }
 
 /// A daily bucket (the plan's credits, or the free ones) as an account row stores it, with
@@ -202,12 +251,193 @@ fn check_bucket(check: &mut impl FnMut(bool, String), b: Bucket) {
     }
 }
 
+/// A row of either backend, read by column name.
+pub(crate) trait Cols {
+    fn int(&self, col: &str) -> DbResult<i64>;
+    fn opt_int(&self, col: &str) -> DbResult<Option<i64>>;
+    fn text(&self, col: &str) -> DbResult<String>;
+}
+
+macro_rules! cols_for {
+    ($row:ty) => {
+        impl Cols for $row {
+            fn int(&self, col: &str) -> DbResult<i64> {
+                Ok(self.try_get(col)?)
+            }
+            fn opt_int(&self, col: &str) -> DbResult<Option<i64>> {
+                Ok(self.try_get(col)?)
+            }
+            fn text(&self, col: &str) -> DbResult<String> {
+                Ok(self.try_get(col)?)
+            }
+        }
+    };
+}
+
+cols_for!(sqlx::postgres::PgRow);
+cols_for!(sqlx::sqlite::SqliteRow);
+
+impl Snapshot {
+    /// The snapshot from the rows of [`QUERIES`], in that order.
+    pub(crate) fn from_rows<R: Cols>(rows: &[Vec<R>]) -> DbResult<Snapshot> {
+        assert_eq!(rows.len(), QUERIES.len(), "one set of rows per query");
+        let mut snap = Snapshot::default();
+        for r in &rows[0] {
+            snap.accounts.insert(r.int("id")?, stored_account(r)?);
+        }
+        for r in &rows[1] {
+            snap.journal.insert(r.int("account_id")?, journal_sums(r)?);
+        }
+        for r in &rows[2] {
+            snap.plan_used.insert(r.int("account_id")?, r.int("used")?);
+        }
+        for r in &rows[3] {
+            snap.free_used.insert(r.int("account_id")?, r.int("used")?);
+        }
+        for r in &rows[4] {
+            snap.hold_lives.push(hold_life(r)?);
+        }
+        for r in &rows[5] {
+            snap.holds.insert(r.int("account_id")?, holds_table(r)?);
+        }
+        for (set, rollup) in [(&rows[6], true), (&rows[7], false)] {
+            for r in set {
+                let sums = [
+                    r.int("requests")?,
+                    r.int("input_tokens")?,
+                    r.int("output_tokens")?,
+                    r.int("credits")?,
+                ];
+                let entry = snap
+                    .usage
+                    .entry((r.int("account_id")?, r.int("key_id")?))
+                    .or_default();
+                *(if rollup { &mut entry.0 } else { &mut entry.1 }) = sums;
+            }
+        }
+        for r in &rows[8] {
+            snap.keys.push(KeyCounters {
+                key_id: r.int("id")?,
+                account_id: r.int("account_id")?,
+                window: r.int("limit_window")?,
+                spent: r.int("limit_spent")?,
+                held: r.int("limit_held")?,
+                holds_held: r.int("holds_held")?,
+                journal_spent: r.int("journal_spent")?,
+                last_window: r.opt_int("last_window")?,
+            });
+        }
+        Ok(snap)
+    }
+}
+
+fn stored_account(r: &impl Cols) -> DbResult<StoredAccount> {
+    Ok(StoredAccount {
+        credits: r.int("credits")?,
+        total_deposited: r.int("total_deposited")?,
+        total_spent: r.int("total_spent")?,
+        held: r.int("held")?,
+        plan_day: r.int("plan_day")?,
+        plan_used: r.int("plan_used")?,
+        free_day: r.int("free_day")?,
+        free_used: r.int("free_used")?,
+    })
+}
+
+fn journal_sums(r: &impl Cols) -> DbResult<JournalSums> {
+    Ok(JournalSums {
+        deposited: r.int("deposited")?,
+        spent: r.int("spent")?,
+        malformed: r.int("malformed")?,
+        last_plan_day: r.opt_int("last_plan_day")?,
+        last_free_day: r.opt_int("last_free_day")?,
+    })
+}
+
+fn hold_life(r: &impl Cols) -> DbResult<HoldLife> {
+    Ok(HoldLife {
+        request_id: r.text("request_id")?,
+        account_id: r.int("account_id")?,
+        accounts: r.int("accounts")?,
+        hold_rows: r.int("hold_rows")?,
+        hold_credits: r.int("hold_credits")?,
+        end_kinds: r.int("end_kinds")?,
+        release_rows: r.int("release_rows")?,
+        plan_rows: r.int("plan_rows")?,
+        free_rows: r.int("free_rows")?,
+        balance_rows: r.int("balance_rows")?,
+        spent: r.int("spent")?,
+    })
+}
+
+fn holds_table(r: &impl Cols) -> DbResult<HoldsTable> {
+    Ok(HoldsTable {
+        active: r.int("active")?,
+        active_credits: r.int("active_credits")?,
+        charged_balance: r.int("charged_balance")?,
+        charged_plan: r.int("charged_plan")?,
+        journal_balance: r.int("journal_balance")?,
+        journal_plan: r.int("journal_plan")?,
+        charged_free: r.int("charged_free")?,
+        journal_free: r.int("journal_free")?,
+    })
+}
+
+/// Discrepancies found, each against the account it concerns.
+#[derive(Default)]
+struct Findings(Vec<Discrepancy>);
+
+impl Findings {
+    fn say(&mut self, account_id: AccountId, what: String) {
+        self.0.push(Discrepancy { account_id, what });
+    }
+
+    /// Records `what` against `account_id` unless `ok`.
+    fn check(&mut self, account_id: AccountId, ok: bool, what: impl FnOnce() -> String) {
+        if !ok {
+            self.say(account_id, what());
+        }
+    }
+}
+
 /// Compare the stored state with what the journal says it should be.
 pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
-    let mut out = Vec::new();
-    let mut say = |account_id: AccountId, what: String| out.push(Discrepancy { account_id, what });
+    let mut found = Findings::default();
+    let open = open_holds(s, &mut found);
+    for (&id, a) in &s.accounts {
+        let j = s.journal.get(&id).cloned().unwrap_or_default();
+        let h = s.holds.get(&id).cloned().unwrap_or_default();
+        let open = open.get(&id).copied().unwrap_or_default();
+        check_totals(&mut found, id, a, &j);
+        check_holds(&mut found, id, a, &h, open);
+        check_daily_buckets(&mut found, id, a, &j, s);
+        found.check(id, j.malformed == 0, || {
+            format!("{} malformed journal rows", j.malformed)
+        });
+    }
+    check_usage(&mut found, s);
+    check_keys(&mut found, s);
+    for id in s.journal.keys().chain(s.holds.keys()) {
+        found.check(*id, s.accounts.contains_key(id), || {
+            "journal or holds rows for an account that does not exist".into()
+        });
+    }
+    let mut out = found.0;
+    out.sort_by(|a, b| {
+        a.account_id
+            .cmp(&b.account_id)
+            .then_with(|| a.what.cmp(&b.what))
+    });
+    out.dedup();
+    LedgerReport {
+        accounts_checked: s.accounts.len() as u64,
+        discrepancies: out,
+    }
+}
 
-    // Holds the journal says are open, per account; and broken hold lives.
+/// Holds the journal says are open, per account: (count, credits). Broken hold lives are
+/// reported.
+fn open_holds(s: &Snapshot, found: &mut Findings) -> HashMap<AccountId, (i64, i64)> {
     let mut open: HashMap<AccountId, (i64, i64)> = HashMap::new();
     for l in &s.hold_lives {
         if l.accounts == 1 && l.hold_rows == 1 && l.end_kinds == 0 {
@@ -215,7 +445,7 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
             e.0 += 1;
             e.1 += l.hold_credits;
         } else {
-            say(
+            found.say(
                 l.account_id,
                 format!(
                     "request {}: broken hold life in the journal (accounts {}, hold rows {}, \
@@ -235,57 +465,65 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
             );
         }
     }
+    open
+}
 
-    for (&id, a) in &s.accounts {
-        let j = s.journal.get(&id).cloned().unwrap_or_default();
-        let h = s.holds.get(&id).cloned().unwrap_or_default();
-        let (open_count, open_credits) = open.get(&id).copied().unwrap_or_default();
-        let mut check = |ok: bool, what: String| {
-            if !ok {
-                say(id, what);
-            }
-        };
-        check(
-            a.credits == a.total_deposited - a.total_spent,
-            format!(
-                "credits {} != total_deposited {} - total_spent {}",
-                a.credits, a.total_deposited, a.total_spent
-            ),
-        );
-        check(a.credits >= 0, format!("negative balance {}", a.credits));
-        check(a.held >= 0, format!("negative held {}", a.held));
-        check(
-            a.total_deposited == j.deposited,
-            format!(
-                "total_deposited {} but the journal says {}",
-                a.total_deposited, j.deposited
-            ),
-        );
-        check(
-            a.total_spent == j.spent,
-            format!(
-                "total_spent {} but the journal says {}",
-                a.total_spent, j.spent
-            ),
-        );
-        check(
-            a.held == open_credits,
-            format!(
-                "held {} but the journal's open holds sum to {}",
-                a.held, open_credits
-            ),
-        );
-        check(
-            h.active_credits == open_credits && h.active == open_count,
+/// The balance against the totals, and the totals against the journal.
+fn check_totals(found: &mut Findings, id: AccountId, a: &StoredAccount, j: &JournalSums) {
+    found.check(id, a.credits == a.total_deposited - a.total_spent, || {
+        format!(
+            "credits {} != total_deposited {} - total_spent {}",
+            a.credits, a.total_deposited, a.total_spent
+        )
+    });
+    found.check(id, a.credits >= 0, || {
+        format!("negative balance {}", a.credits)
+    });
+    found.check(id, a.held >= 0, || format!("negative held {}", a.held));
+    found.check(id, a.total_deposited == j.deposited, || {
+        format!(
+            "total_deposited {} but the journal says {}",
+            a.total_deposited, j.deposited
+        )
+    });
+    found.check(id, a.total_spent == j.spent, || {
+        format!(
+            "total_spent {} but the journal says {}",
+            a.total_spent, j.spent
+        )
+    });
+}
+
+/// What is held, and what ended holds charged, against the journal's open holds and ends.
+fn check_holds(
+    found: &mut Findings,
+    id: AccountId,
+    a: &StoredAccount,
+    h: &HoldsTable,
+    (open_count, open_credits): (i64, i64),
+) {
+    found.check(id, a.held == open_credits, || {
+        format!(
+            "held {} but the journal's open holds sum to {}",
+            a.held, open_credits
+        )
+    });
+    found.check(
+        id,
+        h.active_credits == open_credits && h.active == open_count,
+        || {
             format!(
                 "holds table has {} active holds of {} credits, the journal {} of {}",
                 h.active, h.active_credits, open_count, open_credits
-            ),
-        );
-        check(
-            h.charged_balance == h.journal_balance
-                && h.charged_plan == h.journal_plan
-                && h.charged_free == h.journal_free,
+            )
+        },
+    );
+    found.check(
+        id,
+        h.charged_balance == h.journal_balance
+            && h.charged_plan == h.journal_plan
+            && h.charged_free == h.journal_free,
+        || {
             format!(
                 "holds table charged {} balance + {} plan + {} free, the journal {} + {} + {}",
                 h.charged_balance,
@@ -294,62 +532,77 @@ pub(crate) fn compare(s: &Snapshot) -> LedgerReport {
                 h.journal_balance,
                 h.journal_plan,
                 h.journal_free
-            ),
-        );
-        check_bucket(
-            &mut check,
-            Bucket {
-                name: "free",
-                spent: "free credits",
-                day: a.free_day,
-                used: a.free_used,
-                journal_used: s.free_used.get(&id).copied().unwrap_or(0),
-                journal_last_day: j.last_free_day,
-            },
-        );
-        check_bucket(
-            &mut check,
-            Bucket {
-                name: "plan",
-                spent: "plan",
-                day: a.plan_day,
-                used: a.plan_used,
-                journal_used: s.plan_used.get(&id).copied().unwrap_or(0),
-                journal_last_day: j.last_plan_day,
-            },
-        );
-        check(
-            j.malformed == 0,
-            format!("{} malformed journal rows", j.malformed),
-        );
-    }
+            )
+        },
+    );
+}
+
+fn check_daily_buckets(
+    found: &mut Findings,
+    id: AccountId,
+    a: &StoredAccount,
+    j: &JournalSums,
+    s: &Snapshot,
+) {
+    let mut check = |ok: bool, what: String| found.check(id, ok, || what);
+    check_bucket(
+        &mut check,
+        Bucket {
+            name: "free",
+            spent: "free credits",
+            day: a.free_day,
+            used: a.free_used,
+            journal_used: s.free_used.get(&id).copied().unwrap_or(0),
+            journal_last_day: j.last_free_day,
+        },
+    );
+    check_bucket(
+        &mut check,
+        Bucket {
+            name: "plan",
+            spent: "plan",
+            day: a.plan_day,
+            used: a.plan_used,
+            journal_used: s.plan_used.get(&id).copied().unwrap_or(0),
+            journal_last_day: j.last_plan_day,
+        },
+    );
+}
+
+/// The usage rollup against the journal, per account and key.
+fn check_usage(found: &mut Findings, s: &Snapshot) {
     for (&(id, key), (rollup, journal)) in &s.usage {
-        if rollup != journal {
-            say(
-                id,
+        found.check(id, rollup == journal, || {
+            format!(
+                "usage of key {key}: the rollup has requests, tokens in and out, credits \
+                 {rollup:?}, the journal {journal:?}"
+            )
+        });
+    }
+}
+
+/// Each key's limit counters against the holds and the journal.
+fn check_keys(found: &mut Findings, s: &Snapshot) {
+    for k in &s.keys {
+        found.check(k.account_id, k.held == k.holds_held, || {
+            format!(
+                "key {}: limit_held {} but its counted active holds sum to {}",
+                k.key_id, k.held, k.holds_held
+            )
+        });
+        found.check(k.account_id, k.spent == k.journal_spent, || {
+            format!(
+                "key {}: spent {} in window {} but the journal says {}",
+                k.key_id, k.spent, k.window, k.journal_spent
+            )
+        });
+        if let Some(last) = k.last_window {
+            found.check(k.account_id, last <= k.window, || {
                 format!(
-                    "usage of key {key}: the rollup has requests, tokens in and out, credits \
-                     {rollup:?}, the journal {journal:?}"
-                ),
-            );
+                    "key {}: the journal counted in window {last}, after its window {}",
+                    k.key_id, k.window
+                )
+            });
         }
-    }
-    for id in s.journal.keys().chain(s.holds.keys()) {
-        if !s.accounts.contains_key(id) {
-            say(
-                *id,
-                "journal or holds rows for an account that does not exist".into(),
-            );
-        }
-    }
-    out.sort_by(|a, b| {
-        a.account_id
-            .cmp(&b.account_id)
-            .then_with(|| a.what.cmp(&b.what))
-    });
-    out.dedup();
-    LedgerReport {
-        accounts_checked: s.accounts.len() as u64,
-        discrepancies: out,
     }
 }

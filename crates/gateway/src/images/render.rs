@@ -131,6 +131,17 @@ async fn drive(
             let _ = ready.send(Err((Failure::InsufficientCredits, e)));
             return;
         }
+        Ok(HoldOutcome::KeyLimitExceeded {
+            needed,
+            limit,
+            remaining,
+            resets_at,
+            ..
+        }) => {
+            let e = ApiError::key_limit_exceeded(needed, limit, remaining, resets_at);
+            let _ = ready.send(Err((Failure::InsufficientCredits, e)));
+            return;
+        }
         Err(e) => {
             let _ = ready.send(Err((Failure::Internal, e.into())));
             return;

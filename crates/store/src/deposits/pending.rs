@@ -9,6 +9,8 @@
 use sqlx::{Connection, Row};
 
 use super::lower_hex;
+use crate::conns::Retry;
+use crate::fault::{DbResult, Fault};
 use crate::sqlite_writer::Db;
 use crate::store::{detached, Backend};
 use crate::{AccountId, Millis, Result, Store, StoreError};
@@ -90,20 +92,17 @@ impl Store {
         check(chain_id, token, &head, &rows)?;
         let token = token.to_string();
         match &self.backend {
-            Backend::Sqlite(s) => {
-                s.writer()
-                    .run(move |c| replace_sqlite(c, chain_id, &token, &head, &rows))
-                    .await
-            }
+            Backend::Sqlite(s) => Ok(s
+                .writer()
+                .run(move |c| replace_sqlite(c, chain_id, &token, &head, &rows))
+                .await?),
             Backend::Postgres(p) => {
                 let p = p.clone();
+                // Replaces a set: the same however often it runs.
                 detached(async move {
-                    let mut conn = p.conns.acquire().await?;
-                    let out = replace_pg(&mut conn, chain_id, &token, &head, &rows).await;
-                    if let Err(e) = &out {
-                        conn.check(e);
-                    }
-                    out
+                    Ok(pg!(&p, Retry::Idempotent, c => {
+                        replace_pg(c, chain_id, &token, &head, &rows).await
+                    })?)
                 })
                 .await
             }
@@ -112,12 +111,12 @@ impl Store {
 
     /// The account's deposits seen but not final yet (and not recorded), newest first.
     pub async fn pending_deposits(&self, account: AccountId) -> Result<Vec<PendingDeposit>> {
-        let rows = on_reader!(self, c => sqlx::query(LIST)
+        read!(self, c => sqlx::query(LIST)
             .bind(account)
             .fetch_all(c)
             .await?
             .iter()
-            .map(|r| Ok::<_, StoreError>(PendingDeposit {
+            .map(|r| Ok::<_, Fault>(PendingDeposit {
                 chain_id: r.try_get("chain_id")?,
                 token: r.try_get("token")?,
                 tx_hash: r.try_get("tx_hash")?,
@@ -126,24 +125,22 @@ impl Store {
                 account_id: r.try_get("account_id")?,
                 amount: super::parse_amount(&r.try_get::<String, _>("amount")?)?,
             }))
-            .collect::<Result<Vec<_>>>());
-        rows
+            .collect::<DbResult<Vec<_>>>())
     }
 
     /// The head the watcher last saw on `(chain_id, token)`, if it ever scanned.
     pub async fn chain_head(&self, chain_id: i64, token: &str) -> Result<Option<ChainHead>> {
-        let row = on_reader!(self, c => sqlx::query(HEAD)
+        read!(self, c => sqlx::query(HEAD)
             .bind(chain_id)
             .bind(token)
             .fetch_optional(c)
             .await?
-            .map(|r| Ok::<_, StoreError>(ChainHead {
+            .map(|r| Ok::<_, Fault>(ChainHead {
                 head_block: r.try_get("head_block")?,
                 final_block: r.try_get("final_block")?,
                 observed_at: r.try_get("observed_at")?,
             }))
-            .transpose()?);
-        Ok(row)
+            .transpose())
     }
 }
 
@@ -153,7 +150,7 @@ fn replace_sqlite(
     token: &str,
     head: &ChainHead,
     rows: &[PendingDeposit],
-) -> Result<()> {
+) -> DbResult<()> {
     use rusqlite::params;
     c.prepare_cached(UPSERT_HEAD)
         .db()?
@@ -192,7 +189,7 @@ async fn replace_pg(
     token: &str,
     head: &ChainHead,
     rows: &[PendingDeposit],
-) -> Result<()> {
+) -> DbResult<()> {
     let mut tx = conn.begin().await?;
     sqlx::query(UPSERT_HEAD)
         .bind(chain_id)

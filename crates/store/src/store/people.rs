@@ -9,8 +9,9 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::{invalid, Backend, Store};
-use crate::{credentials, ledger, AccountId, KeyId, Millis, Result, StoreError};
+use super::{invalid, Store};
+use crate::conns::Retry;
+use crate::{credentials, AccountId, KeyId, Millis, Result, StoreError};
 
 /// Longest password hash accepted (a PHC string is about 100 bytes).
 const MAX_HASH_LEN: usize = 512;
@@ -105,6 +106,7 @@ impl Store {
         check_hash(password_hash)?;
         write_id!(
             self,
+            Retry::Idempotent,
             "UPDATE accounts SET password_hash = $2 WHERE id = $1 RETURNING id",
             account,
             password_hash.to_string(),
@@ -113,6 +115,7 @@ impl Store {
         self.end_all_sessions(account).await?;
         write_id!(
             self,
+            Retry::Idempotent,
             "DELETE FROM password_resets WHERE account_id = $1",
             account
         )?;
@@ -181,12 +184,16 @@ impl Store {
             return Err(invalid("a token must expire after now"));
         }
         let hash = credentials::hash_secret(token);
-        write_id!(self, sql, hash.to_vec(), account, now, expires_at).map_err(|e| match e {
-            StoreError::Database(e) if ledger::is_foreign_key_violation(&e) => {
-                StoreError::NotFound("account")
-            }
-            e => e,
-        })?;
+        write_id!(
+            self,
+            Retry::IfNotRun,
+            sql,
+            hash.to_vec(),
+            account,
+            now,
+            expires_at
+        )
+        .map_err(super::account_missing)?;
         Ok(())
     }
 
@@ -218,6 +225,7 @@ impl Store {
         let hash = credentials::hash_secret(token);
         write_id!(
             self,
+            Retry::Idempotent,
             "DELETE FROM sessions WHERE token_hash = $1",
             hash.to_vec()
         )?;
@@ -226,16 +234,27 @@ impl Store {
 
     /// End every session of an account ("log out everywhere", a new password).
     pub async fn end_all_sessions(&self, account: AccountId) -> Result<()> {
-        write_id!(self, "DELETE FROM sessions WHERE account_id = $1", account)?;
+        write_id!(
+            self,
+            Retry::Idempotent,
+            "DELETE FROM sessions WHERE account_id = $1",
+            account
+        )?;
         Ok(())
     }
 
     /// Delete the sessions and password reset tokens that expired by `now` (they already
     /// open nothing).
     pub async fn prune_sessions(&self, now: Millis) -> Result<()> {
-        write_id!(self, "DELETE FROM sessions WHERE expires_at <= $1", now)?;
         write_id!(
             self,
+            Retry::Idempotent,
+            "DELETE FROM sessions WHERE expires_at <= $1",
+            now
+        )?;
+        write_id!(
+            self,
+            Retry::Idempotent,
             "DELETE FROM password_resets WHERE expires_at <= $1",
             now
         )?;
@@ -299,6 +318,7 @@ impl Store {
         let hash = credentials::hash_secret(token);
         let account = write_id!(
             self,
+            Retry::IfNotRun,
             "DELETE FROM password_resets WHERE token_hash = $1 AND expires_at > $2
              RETURNING account_id",
             hash.to_vec(),

@@ -15,6 +15,7 @@ both_backends!(
     below_minimum_accumulates,
     too_large_is_recorded_not_credited,
     racing_watchers_credit_once,
+    concurrent_deposits_carry_every_fraction,
     cursor_and_lease,
     pending_set_is_replaced_and_never_credited
 );
@@ -204,6 +205,32 @@ async fn racing_watchers_credit_once(db: TestDb) {
     assert_eq!(store.balance(a, T0).await.unwrap().credits, 5000);
     assert_verified(&store).await;
     other.close().await;
+}
+
+/// Many different transfers to one account recorded at once (several watchers, one chain):
+/// each is decided on what it read and applied only if nothing changed meanwhile, so every
+/// fraction is carried exactly once.
+async fn concurrent_deposits_carry_every_fraction(db: TestDb) {
+    let store = db.open().await;
+    let a = account(&store, "many@example.com").await;
+    // 0.001301 token = 0.6505 credit each; 40 of them = 26.02 credits.
+    let records = (0..40u8).map(|tx| {
+        let store = store.clone();
+        async move { store.record_deposit(&usdc(a, tx, 0, 1_301), T0).await }
+    });
+    for out in futures::future::join_all(records).await {
+        assert!(
+            matches!(out, Ok(DepositOutcome::Credited { .. })),
+            "{out:?}"
+        );
+    }
+    assert_eq!(store.balance(a, T0).await.unwrap().credits, 26);
+    assert_eq!(
+        store.deposit_remainder(a).await.unwrap() as u128,
+        REMAINDER_UNIT / 50
+    );
+    assert_verified(&store).await;
+    store.close().await;
 }
 
 async fn cursor_and_lease(db: TestDb) {

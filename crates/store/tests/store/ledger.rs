@@ -531,6 +531,7 @@ async fn race_64_holds_fit_exactly_k(db: TestDb) {
                 assert_eq!(needed, HOLD);
                 assert!((0..HOLD).contains(&available), "available {available}");
             }
+            other => panic!("no key, no key limit: {other:?}"),
         }
     }
     assert_eq!(admitted.len() as i64, K, "exactly K holds admitted");
@@ -595,6 +596,7 @@ async fn race_with_plan_and_concurrent_settles(db: TestDb) {
                 {
                     HoldOutcome::Held => {}
                     HoldOutcome::Insufficient { .. } => continue,
+                    other => panic!("no key, no key limit: {other:?}"),
                 }
                 let c = (w + n) % 6;
                 match store.settle(&id, Some(&charge(c)), now + 1).await.unwrap() {
@@ -660,6 +662,7 @@ async fn concurrent_duplicates_fail_alone(db: TestDb) {
         match h {
             Ok(HoldOutcome::Held) => *held.entry(id.clone()).or_default() += 1,
             Ok(HoldOutcome::Insufficient { needed, .. }) => assert_eq!(needed, 1_000, "{id}"),
+            Ok(other) => panic!("{id}: no key, no key limit: {other:?}"),
             Err(StoreError::Conflict(_)) => {}
             Err(e) => panic!("{id}: {e}"),
         }

@@ -2,13 +2,17 @@
 
 mod fixtures;
 mod harness;
+mod private_pg;
 
 mod accounts;
 mod batches;
 mod deposits;
+mod faults;
+mod keys;
 mod ledger;
 mod people;
 mod pruning;
 mod rules;
 mod sim_deposits;
+mod sim_model;
 mod simulation;

@@ -16,6 +16,11 @@ async fn sql_rules_match_money() {
 }
 
 #[tokio::test]
+async fn sql_key_limits_match_money() {
+    run(Kind::Postgres, sql_key_limits).await
+}
+
+#[tokio::test]
 async fn batch_function_counts_a_lagging_settle_on_its_day() {
     run(Kind::Postgres, batch_lagging_settle).await
 }
@@ -105,6 +110,59 @@ async fn sql_rules(db: TestDb) {
             get("available_free"),
         ];
         assert_eq!(got, want, "inputs {:?}", [a, b, cc, d]);
+    }
+    c.close().await.unwrap();
+}
+
+/// `shoal_limit_window` and `shoal_key_left` against `money`: every day across four years
+/// around now and around 1970 (month ends, leap days, negative day counts), every reset.
+async fn sql_key_limits(db: TestDb) {
+    db.open().await.close().await; // runs the migrations
+    let mut c = sqlx::PgConnection::connect(&db.url()).await.unwrap();
+    let days: Vec<i64> = (20_000..21_500).chain(-800..800).collect();
+    for reset in [
+        money::LimitReset::Daily,
+        money::LimitReset::Weekly,
+        money::LimitReset::Monthly,
+        money::LimitReset::Never,
+    ] {
+        let got: Vec<i64> = sqlx::query_scalar(
+            "SELECT shoal_limit_window($1, d) FROM unnest($2::BIGINT[]) WITH ORDINALITY
+                 AS t(d, n) ORDER BY n",
+        )
+        .bind(reset.as_str())
+        .bind(&days)
+        .fetch_all(&mut c)
+        .await
+        .unwrap();
+        let want: Vec<i64> = days
+            .iter()
+            .map(|d| money::limit_window(reset, *d))
+            .collect();
+        assert_eq!(got, want, "{reset:?}");
+    }
+    let inputs = inputs();
+    let col = |i: usize| inputs.iter().map(|v| v[i]).collect::<Vec<i64>>();
+    let got: Vec<i64> = sqlx::query_scalar(
+        "SELECT shoal_key_left(a, b, c, d, b + 1 - (a % 3))
+           FROM unnest($1::BIGINT[], $2::BIGINT[], $3::BIGINT[], $4::BIGINT[])
+                WITH ORDINALITY AS t(a, b, c, d, n)
+          ORDER BY n",
+    )
+    .bind(col(0))
+    .bind(col(1))
+    .bind(col(2))
+    .bind(col(3))
+    .fetch_all(&mut c)
+    .await
+    .unwrap();
+    for (got, &[a, b, cc, d]) in got.into_iter().zip(&inputs) {
+        // SQL's % keeps the dividend's sign, like Rust's.
+        assert_eq!(
+            got,
+            money::key_left(a, b, cc, d, b + 1 - (a % 3)),
+            "{a} {b} {cc} {d}"
+        );
     }
     c.close().await.unwrap();
 }
