@@ -16,7 +16,7 @@
 //!   for byte-level tokenizers; it sizes the credit hold taken before a request is dispatched.
 //!
 //! Modules: [`codes`] (finish reasons and job error codes), [`error`] (the error body), [`chat`] (chat completions), [`models`] (the model
-//! listing), [`balance`] (the balance object), [`images`] (the image endpoints' answers), [`parse`] (parsing and validation), [`swarm`] (span announcements and activation frames).
+//! listing), [`balance`] (the balance object), [`images`] (the image endpoints' answers), [`parse`] (parsing and validation), [`schema`] (the JSON Schema subset engines enforce), [`swarm`] (span announcements and activation frames).
 
 pub mod balance;
 pub mod chat;
@@ -25,6 +25,7 @@ pub mod error;
 pub mod images;
 pub mod models;
 pub mod parse;
+pub mod schema;
 pub mod swarm;
 pub mod worker;
 

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::chat::{ChatMessage, Stop, Tool, ToolCallDelta, ToolChoice};
+use crate::chat::{ChatMessage, ResponseFormat, Stop, Tool, ToolCallDelta, ToolChoice};
 pub use crate::codes::{ErrorCode, FinishReason};
 
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -40,6 +40,12 @@ pub struct ServedModel {
     pub reasoning: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_length: Option<u32>,
+    /// The worker enforces structured outputs for this model: `response_format` `json_object`
+    /// and `json_schema` (the subset of [`crate::schema`]) and `strict` tools' arguments,
+    /// by grammar or through an upstream that does. A worker that leaves it out (an older
+    /// one) does not; the gateway sends it no request that needs it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub structured_outputs: bool,
 }
 
 /// The generation input of one job: nothing else about the request reaches a worker.
@@ -67,9 +73,16 @@ pub struct JobRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency_penalty: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response_format: Option<serde_json::Value>,
+    pub response_format: Option<ResponseFormat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<String>,
+}
+
+impl JobRequest {
+    /// True when only a worker announcing [`ServedModel::structured_outputs`] may run it.
+    pub fn needs_structured_outputs(&self) -> bool {
+        crate::chat::structured_outputs_needed(self.response_format.as_ref(), self.tools.as_deref())
+    }
 }
 
 /// Token counts of a finished job, as the worker measured them.
