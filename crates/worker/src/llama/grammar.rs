@@ -135,6 +135,9 @@ pub struct JobGrammar {
     /// expression whole; the grammar then applies from its first group on (llama.cpp's lazy
     /// grammar). `None`: from the first token.
     pub trigger: Option<String>,
+    /// The reply's content is JSON (`response_format`): the output parser takes it as it is
+    /// ([`super::output::OutputParser::for_job`]).
+    pub json_answer: bool,
 }
 
 impl JobGrammar {
@@ -168,7 +171,9 @@ pub fn plan(request: &JobRequest, model: ModelTraits, prompt: &str) -> Result<Pl
     let offered: Vec<&Tool> = match tool_mode(request) {
         ToolMode::Forced(forced) => {
             let calls = calls(&mut rules, model.tool_format, &forced, parallel)?;
-            return Ok(Plan::from_first_token(true, rules, reasoning, &calls));
+            return Ok(Plan::from_first_token(
+                true, rules, reasoning, &calls, false,
+            ));
         }
         ToolMode::Auto if model.supports_tools => request.tools.iter().flatten().collect(),
         ToolMode::Auto | ToolMode::None => Vec::new(),
@@ -188,6 +193,7 @@ pub fn plan(request: &JobRequest, model: ModelTraits, prompt: &str) -> Result<Pl
         let grammar = JobGrammar {
             gbnf: rules.finish(&calls),
             trigger: Some(HERMES_TRIGGER.to_owned()),
+            json_answer: false,
         };
         return Ok(Plan {
             tools,
@@ -195,19 +201,29 @@ pub fn plan(request: &JobRequest, model: ModelTraits, prompt: &str) -> Result<Pl
         });
     };
     let mut body = answer(&mut rules, format)?;
+    // A Llama 3 call is a JSON object too, which the answer could not be told apart from:
+    // there the answer is the JSON alone.
+    let tools = tools && model.tool_format == ToolFormat::Hermes;
     if tools {
         let calls = calls(&mut rules, model.tool_format, &offered, parallel)?;
         body = format!("( {calls} | {body} )");
     }
-    Ok(Plan::from_first_token(tools, rules, reasoning, &body))
+    Ok(Plan::from_first_token(tools, rules, reasoning, &body, true))
 }
 
 impl Plan {
     /// A grammar of `body` (after any reasoning) from the first token.
-    fn from_first_token(tools: bool, rules: Rules, reasoning: Reasoning, body: &str) -> Self {
+    fn from_first_token(
+        tools: bool,
+        rules: Rules,
+        reasoning: Reasoning,
+        body: &str,
+        json_answer: bool,
+    ) -> Self {
         let grammar = JobGrammar {
             gbnf: rules.finish(&with_reasoning(reasoning, body)),
             trigger: None,
+            json_answer,
         };
         Plan {
             tools,

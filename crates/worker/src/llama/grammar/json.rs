@@ -86,7 +86,7 @@ impl Writer<'_> {
             (_, Some(0)) => literal("\"\""),
             (min, max) => format!(
                 "\"\\\"\" {} \"\\\"\"",
-                repeat("char", min, max).unwrap_or_default()
+                repeat("ascii-char", min, max).unwrap_or_default()
             ),
         }
     }
@@ -96,7 +96,9 @@ impl Writer<'_> {
         let prefix: Vec<String> = (a.prefix.iter().enumerate())
             .map(|(i, n)| self.named(n, &format!("{hint}-{i}")))
             .collect();
-        let k = prefix.len().min(a.max_items.map_or(usize::MAX, |m| m as usize));
+        let k = prefix
+            .len()
+            .min(a.max_items.map_or(usize::MAX, |m| m as usize));
         // How many items of `rest` may follow `written` items.
         let more = |written: u32| {
             let max = a.max_items.map(|m| m.saturating_sub(written));

@@ -124,7 +124,10 @@ pub(super) fn whole(lo: u64, hi: u64) -> Vec<String> {
         let first = if d == 1 { 0 } else { 10u64.pow(d - 1) };
         let last = 10u64.pow(d) - 1;
         let (l, h) = (lo.max(first), hi.min(last));
-        out.extend(same_length(l.to_string().as_bytes(), h.to_string().as_bytes()));
+        out.extend(same_length(
+            l.to_string().as_bytes(),
+            h.to_string().as_bytes(),
+        ));
     }
     out
 }

@@ -6,16 +6,24 @@ use std::fmt::Write as _;
 /// Rules every grammar carries: a generic JSON value and its parts.
 ///
 /// Whitespace is at most one space after `:` and `,` (`ws`), nowhere else, so a model can
-/// never spend its tokens on blank space. Strings hold no raw control characters and no lone
-/// surrogate escapes (which strict JSON parsers refuse); numbers have at most 15 integer
-/// digits, 16 fraction digits and a two-digit exponent, so every one parses as a finite
-/// double.
+/// never spend its tokens on blank space. Strings hold no raw control characters, surrogates
+/// or code points past U+10FFFF, and no lone surrogate escapes (which strict JSON parsers
+/// refuse); numbers have at most 15 integer digits, 16 fraction digits and a two-digit
+/// exponent, so every one parses as a finite double.
+///
+/// `ascii-char` is a string character for strings with a length bound: printable ASCII, and
+/// anything else as an escape. llama.cpp's grammar sees code points, and a byte-level model
+/// can spell an ASCII code point with an overlong (invalid) UTF-8 sequence, which the worker
+/// then reads as several replacement characters: only there would the count be off, and a
+/// lone byte of 0x80 or above never fits `ascii-char`, so such a sequence cannot start.
 pub(super) const PRIMITIVES: &str = r#"ws ::= " "?
 value ::= object | array | string | number | boolean | null
 object ::= "{" ( string ":" ws value ( "," ws string ":" ws value )* )? "}"
 array ::= "[" ( value ( "," ws value )* )? "]"
 string ::= "\"" char* "\""
-char ::= [^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" unicode )
+char ::= [^"\\\x7F\x00-\x1F\uD800-\uDFFF\U00110000-\U7FFFFFFF] | escape
+ascii-char ::= [ !#-\[\]-~] | escape
+escape ::= "\\" ( ["\\/bfnrt] | "u" unicode )
 unicode ::= [0-9a-cA-C] hex{3} | [dD] [0-7] hex{2} | [eEfF] hex{3} | [dD] [89abAB] hex{2} "\\u" [dD] [c-fC-F] hex{2}
 hex ::= [0-9a-fA-F]
 integer ::= "-"? ( [0-9] | [1-9] [0-9]{1,14} )

