@@ -84,7 +84,8 @@ def client(gateway, worker):
 def answer(client, stream: bool, **kwargs) -> tuple:
     """(content, finish_reason) of one request, streamed or not."""
     args = dict(model=MODEL, messages=[{"role": "user", "content": "Describe a person."}],
-                max_tokens=1500, **kwargs)
+                max_tokens=1500)
+    args.update(kwargs)
     if not stream:
         r = client.chat.completions.create(**args)
         return r.choices[0].message.content, r.choices[0].finish_reason
