@@ -253,4 +253,13 @@ pub struct PromptParams {
     pub seed: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stop: Vec<String>,
+    /// A GBNF grammar (start rule `root`) sampling must follow (structured outputs, strict
+    /// tools), written by the gateway from the request and the model's template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar: Option<String>,
+    /// With `grammar`: sampling is free until the output so far matches this regular
+    /// expression whole; the grammar applies from its first group on (llama.cpp's lazy
+    /// grammar, a `PATTERN_FULL` trigger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar_trigger: Option<String>,
 }
