@@ -248,6 +248,79 @@ pub fn sampler(
     }
 }
 
+/// A job's sampling: a chain (temperature, top-p, the draw) and, when the job has one, its
+/// grammar.
+///
+/// Running the grammar over the whole vocabulary for every token is what makes constrained
+/// generation slow (tens of thousands of candidates, each matched against the grammar's
+/// stacks). So the chain draws first, from the model's own distribution, and the grammar
+/// checks that one token; only when it refuses is the grammar run over every candidate and
+/// the chain drawn again from what it allows (as llama.cpp's own common sampler does). For a
+/// plain temperature draw the result has the distribution of the grammar-first chain; with
+/// top-p the nucleus is taken before the grammar rather than after.
+#[cfg(feature = "llama")]
+pub struct GuidedSampler {
+    chain: llama_cpp_2::sampling::LlamaSampler,
+    grammar: Option<llama_cpp_2::sampling::LlamaSampler>,
+}
+
+#[cfg(feature = "llama")]
+impl GuidedSampler {
+    pub fn new(
+        chain: llama_cpp_2::sampling::LlamaSampler,
+        grammar: Option<llama_cpp_2::sampling::LlamaSampler>,
+    ) -> Self {
+        GuidedSampler { chain, grammar }
+    }
+
+    /// Samples and accepts the token for the `idx`-th output of the last decode.
+    pub fn sample(
+        &mut self,
+        ctx: &llama_cpp_2::context::LlamaContext<'_>,
+        idx: i32,
+    ) -> llama_cpp_2::token::LlamaToken {
+        use llama_cpp_2::token::data::LlamaTokenData;
+        use llama_cpp_2::token::data_array::LlamaTokenDataArray;
+        use llama_cpp_2::token::LlamaToken;
+        let Some(grammar) = &mut self.grammar else {
+            return self.chain.sample(ctx, idx);
+        };
+        let logits = ctx.get_logits_ith(idx);
+        let candidates = || {
+            let all = logits.iter().enumerate();
+            LlamaTokenDataArray::from_iter(
+                all.map(|(i, &l)| LlamaTokenData::new(LlamaToken(i as i32), l, 0.0)),
+                false,
+            )
+        };
+        let mut free = candidates();
+        self.chain.apply(&mut free);
+        let picked = free.selected_token();
+        let allowed = picked.is_some_and(|t| {
+            let mut one = LlamaTokenDataArray::new(vec![LlamaTokenData::new(t, 0.0, 0.0)], false);
+            grammar.apply(&mut one);
+            one.data[0].logit().is_finite()
+        });
+        let token = match picked {
+            Some(t) if allowed => t,
+            _ => {
+                let mut constrained = candidates();
+                grammar.apply(&mut constrained);
+                self.chain.apply(&mut constrained);
+                // The grammar always leaves a token (an end-of-generation one once complete);
+                // were it ever to leave none, nothing unchecked is fed to it.
+                match constrained.selected_token() {
+                    Some(t) => t,
+                    None => return picked.unwrap_or(LlamaToken(0)),
+                }
+            }
+        };
+        grammar.accept(token);
+        self.chain.accept(token);
+        token
+    }
+}
+
 /// `body`, after the `<think>` block `reasoning` calls for.
 fn with_reasoning(reasoning: Reasoning, body: &str) -> String {
     match reasoning {

@@ -703,16 +703,16 @@ fn generate(
     let temperature = request.temperature.unwrap_or(1.0) as f32;
     let top_p = request.top_p.unwrap_or(1.0) as f32;
     let mut chain = Vec::new();
-    if let Some(g) = &task.grammar {
-        // First, so that what the grammar forbids is gone before the other samplers look.
-        match grammar::sampler(model, g) {
-            Some(g) => chain.push(g),
+    let guide = match &task.grammar {
+        None => None,
+        Some(g) => match grammar::sampler(model, g) {
+            Some(g) => Some(g),
             None => {
                 tracing::error!("the job's grammar was refused by llama.cpp");
                 return failed(ErrorCode::InferenceFailed, false);
             }
-        }
-    }
+        },
+    };
     if temperature <= 0.0 {
         chain.push(LlamaSampler::greedy());
     } else {
@@ -726,7 +726,7 @@ fn generate(
         chain.push(LlamaSampler::temp(temperature));
         chain.push(LlamaSampler::dist(seed));
     }
-    let mut sampler = LlamaSampler::chain_simple(chain);
+    let mut sampler = grammar::GuidedSampler::new(LlamaSampler::chain_simple(chain), guide);
 
     let in_reasoning = task.prompt.trim_end().ends_with("<think>");
     let mut parser = OutputParser::for_job(task.tools, in_reasoning, task.grammar.as_ref());
