@@ -241,10 +241,14 @@ pub fn sampler(
     use llama_cpp_2::sampling::LlamaSampler;
     match &g.trigger {
         None => LlamaSampler::grammar(model, &g.gbnf, "root").ok(),
-        Some(pattern) => {
-            LlamaSampler::grammar_lazy_patterns(model, &g.gbnf, "root", &[pattern.clone()], &[])
-                .ok()
-        }
+        Some(pattern) => LlamaSampler::grammar_lazy_patterns(
+            model,
+            &g.gbnf,
+            "root",
+            std::slice::from_ref(pattern),
+            &[],
+        )
+        .ok(),
     }
 }
 
