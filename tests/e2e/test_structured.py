@@ -6,10 +6,6 @@ valid JSON of its schema only because the worker's grammar leaves nothing else t
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
-from pathlib import Path
 from typing import List, Literal, Optional
 
 import jsonschema
@@ -17,8 +13,8 @@ import openai
 import pydantic
 import pytest
 
-from harness import START_TIMEOUT_S, Gateway
-from test_llama import MAKE_TEST_MODEL, MODEL, LlamaWorker
+# test_llama's module fixtures: a gateway and a `--backend llama` worker on the test model.
+from test_llama import MODEL, gguf, llama_gateway, llama_worker  # noqa: F401
 
 # An object with a string, an integer, an enum array, a nested object, a nullable field and a
 # `$ref`; strings are bounded so that noise cannot write one without end.
@@ -51,32 +47,10 @@ def person_format() -> dict:
     return {"type": "json_schema", "json_schema": {"name": "person", "strict": True, "schema": PERSON}}
 
 
-@pytest.fixture(scope="module")
-def gguf(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("model") / "test.gguf"
-    subprocess.run([sys.executable, str(MAKE_TEST_MODEL), str(path)], check=True, timeout=60)
-    return path
-
-
-@pytest.fixture(scope="module")
-def gateway(shoal_bin, tmp_path_factory, log_dir):
-    gw = Gateway(shoal_bin, tmp_path_factory.mktemp("structured-gateway"), log_dir)
-    yield gw
-    gw.stop()
-
-
-@pytest.fixture(scope="module")
-def worker(shoal_bin, gateway, gguf, log_dir):
-    w = LlamaWorker(shoal_bin, gateway, gguf, log_dir, concurrency=2)
-    gateway.wait_available([MODEL], True, START_TIMEOUT_S, watch=w.proc)
-    yield w
-    w.proc.terminate(timeout=10)
-
-
 @pytest.fixture
-def client(gateway, worker):
-    account = gateway.new_account(credits=100_000)
-    c = gateway.client(account.key, timeout=120)
+def client(llama_gateway, llama_worker):
+    account = llama_gateway.new_account(credits=100_000)
+    c = llama_gateway.client(account.key, timeout=120)
     yield c
     c.close()
 

@@ -7,7 +7,7 @@
 
 use shoal_protocol::schema::{ArrayNode, Node, ObjectNode, Schema, StringNode};
 
-use super::rules::{json_literal, literal, Rules};
+use super::rules::{group, join, json_literal, literal, Rules};
 use super::{formats, numbers};
 
 /// Longest hint a rule name is made from.
@@ -208,21 +208,6 @@ fn repeat(item: &str, min: u32, max: Option<u32>) -> Option<String> {
         (min, Some(max)) if min == max => format!("{item}{{{min}}}"),
         (min, Some(max)) => format!("{item}{{{min},{max}}}"),
     })
-}
-
-fn join(head: &str, tail: &str) -> String {
-    if tail.is_empty() {
-        head.to_owned()
-    } else {
-        format!("{head} {tail}")
-    }
-}
-
-fn group(alternatives: Vec<String>) -> String {
-    match alternatives.len() {
-        1 => alternatives.into_iter().next().unwrap_or_default(),
-        _ => format!("( {} )", alternatives.join(" | ")),
-    }
 }
 
 /// A property name cut down for a rule name.

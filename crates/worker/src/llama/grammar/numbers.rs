@@ -8,7 +8,7 @@
 
 use shoal_protocol::schema::{Bound, IntRange, NumberRange, MAX_MAGNITUDE};
 
-use super::rules::literal;
+use super::rules::{group, join, literal};
 
 /// An expression for an integer in `range`.
 pub(super) fn integer(range: IntRange) -> String {
@@ -181,19 +181,4 @@ fn same_length(lo: &[u8], hi: &[u8]) -> Vec<String> {
         }
     }
     out
-}
-
-fn join(head: &str, tail: &str) -> String {
-    if tail.is_empty() {
-        head.to_owned()
-    } else {
-        format!("{head} {tail}")
-    }
-}
-
-fn group(alternatives: Vec<String>) -> String {
-    match alternatives.len() {
-        1 => alternatives.into_iter().next().unwrap_or_default(),
-        _ => format!("( {} )", alternatives.join(" | ")),
-    }
 }

@@ -151,3 +151,20 @@ pub(super) fn literal(text: &str) -> String {
 pub(super) fn json_literal(value: &serde_json::Value) -> String {
     literal(&value.to_string())
 }
+
+/// Two GBNF sequences one after the other (`tail` may be empty).
+pub(super) fn join(head: &str, tail: &str) -> String {
+    if tail.is_empty() {
+        head.to_owned()
+    } else {
+        format!("{head} {tail}")
+    }
+}
+
+/// GBNF alternatives as one expression (a group unless there is one).
+pub(super) fn group(alternatives: Vec<String>) -> String {
+    match alternatives.len() {
+        1 => alternatives.into_iter().next().unwrap_or_default(),
+        _ => format!("( {} )", alternatives.join(" | ")),
+    }
+}
