@@ -59,12 +59,12 @@ def browser_gateway(shoal_bin, tmp_path_factory, log_dir):
     gw.stop()
 
 
-def drive(gw: Gateway, scenario: str, key: str) -> dict:
+def drive(gw: Gateway, scenario: str, key: str, **extra: str) -> dict:
     node = shutil.which("node")
     assert node, "node is required (.ci/run installs it)"
     SHOTS.mkdir(exist_ok=True)
     env = dict(os.environ, SHOAL_BASE=gw.base, SHOAL_INVITE=gw.invite, SHOAL_KEY=key,
-               SHOAL_SHOTS=str(SHOTS / scenario), CHROMIUM=CHROMIUM)
+               SHOAL_SHOTS=str(SHOTS / scenario), CHROMIUM=CHROMIUM, **extra)
     (SHOTS / scenario).mkdir(exist_ok=True)
     out = subprocess.run([node, "drive.mjs", scenario], cwd=BROWSER_DIR, env=env, capture_output=True,
                          text=True, timeout=180, stdin=subprocess.DEVNULL)
@@ -133,3 +133,22 @@ def test_the_tier_rules(browser_gateway):
     out = subprocess.run([node, "--test", "web/worker/tiers.test.mjs"], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_tab_holds_structured_outputs(browser_gateway):
+    """wllama samples with llama.cpp's grammar sampler: the gateway's grammar (from the same
+    `grammar::plan` as the llama backend) makes the noise model's answers valid JSON of the
+    schema, streamed and not."""
+    from test_structured import PERSON, VALIDATOR
+    gw = browser_gateway
+    seen = drive(gw, "structured", gw.new_account(credits=100_000).key,
+                 SHOAL_SCHEMA=json.dumps(PERSON), SHOAL_COUNT="20")
+    assert seen["announced"] is True
+    for a in seen["answers"]:
+        assert a["finish"] == "stop", a
+        VALIDATOR.validate(json.loads(a["content"]))
+    seen = drive(gw, "structured", gw.new_account(credits=100_000).key, SHOAL_COUNT="10")
+    objects = [a for a in seen["answers"] if a["finish"] == "stop"]
+    assert len(objects) >= 5, seen["answers"]
+    for a in objects:
+        assert isinstance(json.loads(a["content"]), dict), a

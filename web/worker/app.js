@@ -190,6 +190,15 @@ async function pickAndLoad(config, list, first = list[0]) {
   return null;
 }
 
+/** The gateway's grammar for a job, in the fields llama.cpp's completion options take: lazy
+ * (free until the output matches `grammar_trigger` whole, a PATTERN_FULL trigger, type 3) or
+ * from the first token. */
+function grammar(p) {
+  if (!p.grammar) return {};
+  if (!p.grammar_trigger) return { grammar: p.grammar };
+  return { grammar: p.grammar, grammar_lazy: true, grammar_triggers: [{ type: 3, value: p.grammar_trigger }] };
+}
+
 class Session {
   constructor(token, model, loaded) {
     Object.assign(this, { token, model, loaded, jobs: new Map(), stopped: false });
@@ -206,7 +215,8 @@ class Session {
     render();
     ws.onopen = () => this.send({ type: 'hello', protocol: 1, kind: 'browser', name: 'browser tab',
       concurrency: 1, variant: this.loaded.choice.variant,
-      models: [{ id: this.model, tools: true, context_length: this.loaded.file.context }] });
+      models: [{ id: this.model, tools: true, context_length: this.loaded.file.context,
+        structured_outputs: true }] });
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
     ws.onclose = () => {
       this.beat.postMessage({ every: 0 });
@@ -257,7 +267,7 @@ class Session {
       const stream = await this.loaded.wllama.createCompletion({
         prompt: msg.prompt, stream: true, max_tokens: p.max_tokens, temperature: p.temperature ?? 1,
         top_p: p.top_p ?? 1, seed: p.seed ?? undefined, logit_bias: this.loaded.bias, stop: p.stop?.length ? p.stop : undefined,
-        abortSignal: abort.signal });
+        ...grammar(p), abortSignal: abort.signal });
       for await (const chunk of stream) {
         const choice = chunk.choices?.[0];
         if (choice?.text) {

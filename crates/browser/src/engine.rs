@@ -82,7 +82,16 @@ impl Models {
             tracing::warn!(kind = ?e.kind(), "chat template refused a browser job");
             ErrorCode::TemplateError
         })?;
-        let (parser, forced) = answer_parser(v, request, &mut prompt);
+        // A forced call is opened in the prompt and checked at the end instead.
+        let grammar = match grammar::tool_mode(request) {
+            ToolMode::Forced(_) => None,
+            _ => {
+                (grammar::plan(request, v.template.traits(), &prompt))
+                    .map_err(|_| ErrorCode::InvalidRequest)?
+                    .grammar
+            }
+        };
+        let (parser, forced) = answer_parser(v, request, &mut prompt, grammar.as_ref());
         let prompt_tokens = v.vocab.encode(&prompt, true).len() as u64;
         let room = (v.context as u64).saturating_sub(prompt_tokens);
         if room == 0 {
@@ -93,11 +102,15 @@ impl Models {
             temperature: request.temperature,
             top_p: request.top_p,
             seed: request.seed,
-            stop: request
-                .stop
-                .as_ref()
-                .map(|s| s.as_slice().to_vec())
-                .unwrap_or_default(),
+            // A grammar that holds from the first token decides the end (see `JobGrammar`).
+            stop: match (&request.stop, &grammar) {
+                (Some(stop), g) if !g.as_ref().is_some_and(|g| g.decides_end()) => {
+                    stop.as_slice().to_vec()
+                }
+                _ => Vec::new(),
+            },
+            grammar_trigger: grammar.as_ref().and_then(|g| g.trigger.clone()),
+            grammar: grammar.map(|g| g.gbnf),
         };
         let job = Job {
             vocab: v.vocab.clone(),
@@ -120,14 +133,15 @@ impl Models {
 
 /// The parser for a job's answer, and for a forced `tool_choice` the names it may call.
 ///
-/// wllama's grammar path is unreliable, so a forced choice is not constrained in the tab:
-/// where the template asks for Hermes calls the prompt ends with the call's opening (the
-/// named function's, or `{"name": "` for `required`), and the gateway checks the answer
-/// ([`Job::finish`]).
+/// A forced choice is not constrained in the tab: where the template asks for Hermes calls
+/// the prompt ends with the call's opening (the named function's, or `{"name": "` for
+/// `required`), and the gateway checks the answer ([`Job::finish`]). Other jobs carry the
+/// grammar [`grammar::plan`] chose, which wllama's llama.cpp sampler follows.
 fn answer_parser(
     v: &Variant,
     request: &JobRequest,
     prompt: &mut String,
+    grammar: Option<&grammar::JobGrammar>,
 ) -> (OutputParser, Option<Vec<String>>) {
     let (tools, forced) = match grammar::tool_mode(request) {
         ToolMode::None => (false, None),
@@ -138,7 +152,7 @@ fn answer_parser(
         }
     };
     let in_reasoning = prompt.trim_end().ends_with("<think>");
-    let mut parser = OutputParser::new(tools, in_reasoning);
+    let mut parser = OutputParser::for_job(tools, in_reasoning, grammar);
     let opening = match &forced {
         Some(names) if tools && !in_reasoning && prompt.contains(HERMES_OPEN) => {
             call_opening(names)
@@ -362,6 +376,39 @@ mod tests {
         assert!(tools, "the call was not recognised");
         assert_eq!((content.trim(), calls), ("", 1));
         assert_eq!(usage.completion_tokens, m.variants["4b"].count(said));
+    }
+
+    #[test]
+    fn a_structured_request_carries_its_grammar_to_the_tab() {
+        let m = models();
+        let req = request(serde_json::json!({
+            "messages": [{"role": "user", "content": "A number?"}], "max_tokens": 50,
+            "stop": ["\""],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "n",
+                "schema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}}
+        }));
+        let (prompt, _) = m.start("4b", &req).unwrap();
+        let grammar = prompt.params.grammar.expect("a grammar");
+        assert!(grammar.starts_with("root ::= "), "{grammar}");
+        assert!(grammar.contains("\"\\\"n\\\":\""), "{grammar}");
+        assert_eq!(prompt.params.grammar_trigger, None);
+        assert!(prompt.params.stop.is_empty(), "the grammar decides the end");
+        // Plain text: no grammar, the stop strings as asked.
+        let plain = request(serde_json::json!({
+            "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 50, "stop": ["x"]
+        }));
+        let (prompt, _) = m.start("4b", &plain).unwrap();
+        assert_eq!(
+            (prompt.params.grammar, prompt.params.stop),
+            (None, vec!["x".to_owned()])
+        );
+        // A schema outside the subset (a gateway that did not check it) is refused.
+        let bad = request(serde_json::json!({
+            "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 50,
+            "response_format": {"type": "json_schema", "json_schema": {"name": "n",
+                "schema": {"type": "string", "pattern": "a"}}}
+        }));
+        assert_eq!(m.start("4b", &bad).err(), Some(ErrorCode::InvalidRequest));
     }
 
     #[test]

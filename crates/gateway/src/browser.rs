@@ -470,6 +470,7 @@ mod tests {
             vision: false,
             reasoning: false,
             context_length: Some(4096),
+            structured_outputs: false,
         };
         let now = Instant::now();
         let mut outboxes = Vec::new();

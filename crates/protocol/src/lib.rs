@@ -21,7 +21,7 @@
 //! Modules: [`codes`] (finish reasons and job error codes), [`error`] (the error body),
 //! [`chat`] (chat completions), [`responses`] (the OpenAI Responses API) and [`messages`] (the
 //! Anthropic Messages API), both run as chat jobs, [`answer`] (a job's answer as their
-//! renderers take it), [`models`] (the model listing), [`balance`] (the balance object),
+//! renderers take it), [`schema`] (the JSON Schema subset engines enforce), [`models`] (the model listing), [`balance`] (the balance object),
 //! [`images`] (the image endpoints' answers), [`parse`] (parsing and validation), [`worker`]
 //! (the worker protocol), [`swarm`] (span announcements and activation frames).
 
@@ -35,6 +35,7 @@ pub mod messages;
 pub mod models;
 pub mod parse;
 pub mod responses;
+pub mod schema;
 pub mod swarm;
 pub mod worker;
 

@@ -7,7 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::chat::{ChatCompletionRequest, ChatMessage, Stop, Tool, ToolCallDelta, ToolChoice};
+use crate::chat::{
+    ChatCompletionRequest, ChatMessage, ResponseFormat, Stop, Tool, ToolCallDelta, ToolChoice,
+};
 pub use crate::codes::{ErrorCode, FinishReason};
 
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -40,6 +42,12 @@ pub struct ServedModel {
     pub reasoning: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_length: Option<u32>,
+    /// The worker enforces structured outputs for this model: `response_format` `json_object`
+    /// and `json_schema` (the subset of [`crate::schema`]) and `strict` tools' arguments,
+    /// by grammar or through an upstream that does. A worker that leaves it out (an older
+    /// one) does not; the gateway sends it no request that needs it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub structured_outputs: bool,
 }
 
 /// The generation input of one job: nothing else about the request reaches a worker.
@@ -67,7 +75,7 @@ pub struct JobRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency_penalty: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response_format: Option<serde_json::Value>,
+    pub response_format: Option<ResponseFormat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<String>,
 }
@@ -95,6 +103,11 @@ impl JobRequest {
             response_format: req.response_format,
             reasoning_effort: req.reasoning_effort,
         }
+    }
+
+    /// True when only a worker announcing [`ServedModel::structured_outputs`] may run it.
+    pub fn needs_structured_outputs(&self) -> bool {
+        crate::chat::structured_outputs_needed(self.response_format.as_ref(), self.tools.as_deref())
     }
 }
 
@@ -266,4 +279,13 @@ pub struct PromptParams {
     pub seed: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stop: Vec<String>,
+    /// A GBNF grammar (start rule `root`) sampling must follow (structured outputs, strict
+    /// tools), written by the gateway from the request and the model's template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar: Option<String>,
+    /// With `grammar`: sampling is free until the output so far matches this regular
+    /// expression whole; the grammar applies from its first group on (llama.cpp's lazy
+    /// grammar, a `PATTERN_FULL` trigger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar_trigger: Option<String>,
 }

@@ -41,7 +41,7 @@ fn openai_python() {
     assert_eq!(roles(&chat), [Role::User, Role::Assistant, Role::Tool]);
     assert_eq!(chat.messages[1].tool_calls()[0].id, "call_a");
     let chat = responses("responses_openai_python_parse");
-    let format = chat.response_format.expect("text.format");
+    let format = serde_json::to_value(chat.response_format.expect("text.format")).unwrap();
     assert_eq!(format["type"], "json_schema");
     assert_eq!(format["json_schema"]["name"], "Person");
     assert_eq!(format["json_schema"]["strict"], true);

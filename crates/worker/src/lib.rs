@@ -169,6 +169,10 @@ Serving models:
                               exactly when --mmproj is given)
     reasoning | no-reasoning  returns reasoning_content (default: reasoning when MODEL_ID
                               ends with -think)
+    structured-outputs | no-structured-outputs
+                              the upstream enforces response_format json_object/json_schema
+                              and strict tools (default: structured-outputs; --backend llama
+                              always enforces them by grammar, --backend swarm never does)
     context=N                 context length in tokens
 
   Examples:

@@ -61,6 +61,10 @@ impl FromStr for ServeSpec {
             vision: false,
             reasoning: id.ends_with("-think"),
             context_length: None,
+            // An OpenAI-compatible upstream enforces `response_format` and strict tools
+            // itself (vLLM, SGLang, llama-server and Ollama all do); the embedded backends
+            // set it by what they can do.
+            structured_outputs: true,
         };
         for option in parts {
             let option = option.trim();
@@ -71,6 +75,8 @@ impl FromStr for ServeSpec {
                 "no-vision" => model.vision = false,
                 "reasoning" => model.reasoning = true,
                 "no-reasoning" => model.reasoning = false,
+                "structured-outputs" => model.structured_outputs = true,
+                "no-structured-outputs" => model.structured_outputs = false,
                 _ => {
                     let Some(value) = option
                         .strip_prefix("context=")
@@ -78,7 +84,8 @@ impl FromStr for ServeSpec {
                     else {
                         return Err(err(format!(
                             "`{s}`: unknown option `{option}` (expected tools, no-tools, vision, \
-                             no-vision, reasoning, no-reasoning or context=N)"
+                             no-vision, reasoning, no-reasoning, structured-outputs, \
+                             no-structured-outputs or context=N)"
                         )));
                     };
                     let n: u32 =
@@ -115,7 +122,8 @@ mod tests {
                 tools: true,
                 vision: false,
                 reasoning: false,
-                context_length: None
+                context_length: None,
+                structured_outputs: true
             }
         );
     }
@@ -145,6 +153,8 @@ mod tests {
         assert_eq!(spec.model.id, "large-27b");
         assert_eq!(spec.upstream_model, "gemma3:27b");
         assert!(spec.model.vision && spec.model.tools);
+        assert!(spec.model.structured_outputs);
+        assert!(!parse("m,no-structured-outputs").model.structured_outputs);
         assert_eq!(spec.model.context_length, Some(131072));
         assert_eq!(parse("m,ctx=4096").model.context_length, Some(4096));
     }

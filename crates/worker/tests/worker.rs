@@ -460,21 +460,24 @@ async fn serves_jobs_end_to_end() {
                     tools: true,
                     vision: false,
                     reasoning: false,
-                    context_length: None
+                    context_length: None,
+                    structured_outputs: true
                 },
                 ServedModel {
                     id: "large-27b".into(),
                     tools: true,
                     vision: true,
                     reasoning: false,
-                    context_length: Some(131072)
+                    context_length: Some(131072),
+                    structured_outputs: true
                 },
                 ServedModel {
                     id: "small-8b-think".into(),
                     tools: true,
                     vision: false,
                     reasoning: true,
-                    context_length: None
+                    context_length: None,
+                    structured_outputs: true
                 },
             ],
             concurrency: 2,

@@ -173,7 +173,44 @@ async function offline(browser) {
   return { before, droppedAfterMs };
 }
 
-const scenarios = { serve, share, closeBefore, closeAfter, offline };
+/** Requests with `response_format` (SHOAL_SCHEMA, a JSON Schema; else `json_object`), streamed
+ * and not, from one tab: the answers as the client got them, and whether the tab's hello said
+ * it enforces them. */
+async function structured(browser) {
+  const hello = [];
+  const tab = await openTab(browser, 'tab', (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((m) => ws.send(m));
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m));
+      if (msg.type === 'hello') hello.push(msg);
+      server.send(m);
+    });
+  });
+  const schema = process.env.SHOAL_SCHEMA ? JSON.parse(process.env.SHOAL_SCHEMA) : null;
+  const response_format = schema
+    ? { type: 'json_schema', json_schema: { name: 'out', strict: true, schema } }
+    : { type: 'json_object' };
+  const answers = [];
+  for (let seed = 0; seed < Number(process.env.SHOAL_COUNT || 10); seed++) {
+    const args = { model: MODEL, messages: PROMPT, max_tokens: 1500, seed, response_format };
+    if (seed % 2 === 0) {
+      const r = await client.chat.completions.create(args);
+      answers.push({ content: r.choices[0].message.content, finish: r.choices[0].finish_reason });
+    } else {
+      const out = { content: '', finish: null };
+      for await (const c of await client.chat.completions.create({ ...args, stream: true })) {
+        out.content += c.choices?.[0]?.delta?.content ?? '';
+        out.finish = c.choices?.[0]?.finish_reason ?? out.finish;
+      }
+      answers.push(out);
+    }
+  }
+  await tab.context.close();
+  return { answers, announced: hello[0]?.models?.[0]?.structured_outputs ?? false };
+}
+
+const scenarios = { serve, share, closeBefore, closeAfter, offline, structured };
 const name = process.argv[2];
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true });
 const watchdog = setTimeout(() => { console.error('drive.mjs: timed out'); process.exit(3); }, 150_000);

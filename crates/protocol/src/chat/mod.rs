@@ -1,11 +1,14 @@
 //! Chat completions: the request ([`ChatCompletionRequest`]), the non-streamed response
 //! ([`ChatCompletion`]), the streamed chunk ([`ChatCompletionChunk`]) and [`Usage`].
 
+mod format;
 mod request;
 mod response;
 mod token_bound;
 
 pub use crate::codes::FinishReason;
+pub use format::{JsonSchemaFormat, ResponseFormat};
+pub(crate) use request::structured_outputs_needed;
 pub use request::{
     ChatCompletionRequest, ChatMessage, ContentPart, FunctionCall, FunctionDefinition,
     FunctionName, ImageUrl, MessageContent, NamedToolChoice, PartRef, Role, Stop, StreamOptions,

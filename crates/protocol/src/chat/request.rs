@@ -68,11 +68,10 @@ pub struct ChatCompletionRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(minimum = -2, maximum = 2))]
     pub frequency_penalty: Option<f64>,
-    /// `{"type":"text"|"json_object"|"json_schema", ...}`, passed through as given.
-    /// Validation makes sure it is an object with a known `type`.
+    /// `text`, `json_object` or `json_schema`. Validation refuses a schema outside the subset
+    /// the engines enforce ([`crate::schema`]), naming the keyword.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
-    pub response_format: Option<Value>,
+    pub response_format: Option<super::ResponseFormat>,
     /// e.g. `low`, `medium`, `high`; passed through as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<String>,
@@ -511,6 +510,12 @@ impl ChatCompletionRequest {
             && self.stream_options.as_ref().and_then(|o| o.include_usage) == Some(true)
     }
 
+    /// True when only a worker that enforces structured outputs may answer: the content must
+    /// be JSON (`response_format` `json_object` or `json_schema`), or a tool is `strict`.
+    pub fn needs_structured_outputs(&self) -> bool {
+        structured_outputs_needed(self.response_format.as_ref(), self.tools.as_deref())
+    }
+
     /// True when the response is to be streamed.
     pub fn is_stream(&self) -> bool {
         self.stream == Some(true)
@@ -563,4 +568,16 @@ impl ChatCompletionRequest {
             }
         }
     }
+}
+
+/// See [`ChatCompletionRequest::needs_structured_outputs`].
+pub(crate) fn structured_outputs_needed(
+    format: Option<&super::ResponseFormat>,
+    tools: Option<&[Tool]>,
+) -> bool {
+    format.is_some_and(super::ResponseFormat::is_structured)
+        || tools
+            .unwrap_or_default()
+            .iter()
+            .any(|t| t.function.strict == Some(true))
 }

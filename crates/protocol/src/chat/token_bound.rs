@@ -74,7 +74,7 @@ impl ChatCompletionRequest {
         if let Some(format) = &self.response_format {
             // Usually enforced by a grammar, not the prompt; counted in case a backend writes
             // the schema into the prompt.
-            let rendered = json_render_bound(format, 0);
+            let rendered = serde_json::to_value(format).map_or(0, |v| json_render_bound(&v, 0));
             total = total.saturating_add(rendered);
         }
         total

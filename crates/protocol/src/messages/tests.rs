@@ -383,10 +383,8 @@ fn choices_formats_and_errors_map_to_chat_fields() {
     assert_eq!(job.parallel_tool_calls, None);
     assert_eq!(job.reasoning_effort.as_deref(), Some("high"));
     assert_eq!(
-        job.response_format,
-        Some(
-            json!({"type": "json_schema", "json_schema": {"name": "output", "schema": {"type": "object"}}})
-        )
+        serde_json::to_value(&job.response_format).unwrap(),
+        json!({"type": "json_schema", "json_schema": {"name": "output", "schema": {"type": "object"}}})
     );
     assert_eq!(
         serde_json::to_value(&job.messages[0].content).unwrap(),

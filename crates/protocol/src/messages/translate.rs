@@ -16,8 +16,6 @@
 //! What does not reach a worker: `metadata` (its `user_id`), `thinking`, `container`,
 //! `mcp_servers`, unknown fields.
 
-use serde_json::{Map, Value};
-
 use super::request::{
     Block, Content, ImageSource, MessageRole, MessagesRequest, MessagesTool, MessagesToolChoice,
     OutputFormat, ToolChoiceKind,
@@ -25,8 +23,8 @@ use super::request::{
 use super::validate::data_url;
 use crate::chat::{
     ChatCompletionRequest, ChatMessage, ContentPart, FunctionCall, FunctionDefinition,
-    FunctionName, ImageUrl, MessageContent, NamedToolChoice, Role, Stop, Tool, ToolCall,
-    ToolChoice, ToolChoiceMode, ToolType,
+    FunctionName, ImageUrl, JsonSchemaFormat, MessageContent, NamedToolChoice, ResponseFormat,
+    Role, Stop, Tool, ToolCall, ToolChoice, ToolChoiceMode, ToolType,
 };
 
 /// How a tool result with `is_error: true` starts, so the model knows the call failed.
@@ -104,14 +102,15 @@ impl MessagesRequest {
 }
 
 /// `output_config.format` as chat's `response_format`: the one place the two meet.
-pub fn response_format(format: &OutputFormat) -> Value {
-    let mut inner = Map::new();
-    inner.insert("name".into(), OUTPUT_SCHEMA_NAME.into());
-    inner.insert("schema".into(), Value::Object(format.schema.clone()));
-    let mut out = Map::new();
-    out.insert("type".into(), "json_schema".into());
-    out.insert("json_schema".into(), Value::Object(inner));
-    Value::Object(out)
+pub fn response_format(format: &OutputFormat) -> ResponseFormat {
+    ResponseFormat::JsonSchema {
+        json_schema: JsonSchemaFormat {
+            name: OUTPUT_SCHEMA_NAME.into(),
+            description: None,
+            schema: Some(format.schema.clone()),
+            strict: None,
+        },
+    }
 }
 
 /// `auto` → `auto`, `any` → `required`, `tool` → that function, `none` → `none`; with

@@ -825,6 +825,76 @@ fn json_cases() -> Vec<(&'static str, Value, Expect)> {
             with(json!({"response_format": {}})),
             Param("response_format.type"),
         ),
+        (
+            "response_format json_schema without json_schema",
+            with(json!({"response_format": {"type": "json_schema"}})),
+            Param("response_format.json_schema"),
+        ),
+        (
+            "response_format json_schema without name",
+            with(
+                json!({"response_format": {"type": "json_schema", "json_schema": {"schema": {}}}}),
+            ),
+            Param("response_format.json_schema.name"),
+        ),
+        (
+            "response_format json_schema bad name",
+            with(
+                json!({"response_format": {"type": "json_schema", "json_schema": {"name": "a b"}}}),
+            ),
+            Param("response_format.json_schema.name"),
+        ),
+        (
+            "response_format json_schema schema not an object",
+            with(
+                json!({"response_format": {"type": "json_schema", "json_schema": {"name": "a", "schema": true}}}),
+            ),
+            Param("response_format.json_schema.schema"),
+        ),
+        (
+            "response_format json_schema strict false, no schema",
+            with(
+                json!({"response_format": {"type": "json_schema", "json_schema": {"name": "a", "strict": false}}}),
+            ),
+            Valid,
+        ),
+        (
+            "response_format json_schema unsupported keyword",
+            with(
+                json!({"response_format": {"type": "json_schema", "json_schema": {"name": "a", "strict": true,
+                "schema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string", "pattern": "^x"}}}}}}),
+            ),
+            Param("response_format.json_schema.schema.properties[1].pattern"),
+        ),
+        (
+            "response_format text",
+            with(json!({"response_format": {"type": "text"}})),
+            Valid,
+        ),
+        (
+            "strict tool with an unsupported keyword",
+            with(
+                json!({"tools": [tool("a"), {"type": "function", "function": {"name": "b", "strict": true,
+                "parameters": {"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 5}}}}}]}),
+            ),
+            Param("tools[1].function.parameters.properties[0].multipleOf"),
+        ),
+        (
+            "strict tool whose arguments are not an object",
+            with(
+                json!({"tools": [{"type": "function", "function": {"name": "b", "strict": true,
+                "parameters": {"type": "string"}}}]}),
+            ),
+            Param("tools[0].function.parameters"),
+        ),
+        (
+            "tool without strict keeps any schema",
+            with(
+                json!({"tools": [{"type": "function", "function": {"name": "b",
+                "parameters": {"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 5}}}}}]}),
+            ),
+            Valid,
+        ),
         ("user number", with(json!({"user": 5})), Param("user")),
         (
             "reasoning_effort number",
@@ -943,15 +1013,23 @@ fn messages_read_well() {
         ),
         "{remote}"
     );
+    assert_eq!(
+        msg(
+            r#"{"model":"m","messages":[{"role":"user","content":"a"}],"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":{"type":"object","properties":{"secret":{"type":"string","pattern":"^s"}}}}}}"#
+        ),
+        "`response_format.json_schema.schema.properties[0].pattern`: the JSON Schema keyword \
+         `pattern` is not supported here: regular expressions are not enforced"
+    );
 }
 
 #[test]
 fn deep_nesting_is_refused_not_overflowed() {
     let messages = r#"[{"role":"user","content":"hi"}]"#;
-    // Into a field that is parsed as a JSON value, and into one that is skipped.
-    for field in ["response_format", "x"] {
+    // Into a field that is parsed as a JSON value (a schema), and into one that is skipped.
+    let schema = r#"{"type":"json_schema","json_schema":{"name":"n","schema":{"a":"#;
+    for (field, open, close) in [("response_format", schema, "}}}"), ("x", "{\"a\":", "}")] {
         let deep = format!(
-            "{{\"model\":\"m\",\"messages\":{messages},\"{field}\":{{\"a\":{}{}}}}}",
+            "{{\"model\":\"m\",\"messages\":{messages},\"{field}\":{open}{}{}{close}}}",
             "[".repeat(100_000),
             "]".repeat(100_000)
         );

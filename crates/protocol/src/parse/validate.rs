@@ -8,17 +8,16 @@ use base64::Engine as _;
 
 use super::InvalidRequest;
 use crate::chat::{
-    ChatCompletionRequest, ChatMessage, ContentPart, MessageContent, Role, Stop, ToolChoice,
-    ToolChoiceMode,
+    ChatCompletionRequest, ChatMessage, ContentPart, MessageContent, ResponseFormat, Role, Stop,
+    ToolChoice, ToolChoiceMode,
 };
+use crate::schema;
 
 /// Most stop sequences a request may give.
 pub const MAX_STOP_SEQUENCES: usize = 4;
 
 /// Image types an `image_url` data URL may carry.
 const IMAGE_TYPES: &[&str] = &["png", "jpeg", "jpg", "webp", "gif"];
-
-const RESPONSE_FORMATS: &[&str] = &["text", "json_object", "json_schema"];
 
 type Check = Result<(), InvalidRequest>;
 
@@ -42,6 +41,7 @@ impl ChatCompletionRequest {
             check_message(i, message)?;
         }
         self.check_tools()?;
+        self.check_response_format()?;
         self.check_sampling()?;
         self.check_unsupported()
     }
@@ -106,6 +106,9 @@ impl ChatCompletionRequest {
     fn check_tools(&self) -> Check {
         let tools = self.tools.as_deref().unwrap_or_default();
         for (j, tool) in tools.iter().enumerate() {
+            if tool.function.strict == Some(true) {
+                check_strict_parameters(j, tool.function.parameters.as_ref())?;
+            }
             let name = &tool.function.name;
             let param = format!("tools[{j}].function.name");
             if !is_valid_tool_name(name) {
@@ -203,26 +206,52 @@ impl ChatCompletionRequest {
                 ));
             }
         }
-        if let Some(format) = &self.response_format {
-            if !format.is_object() {
-                return Err(InvalidRequest::new(
-                    "response_format",
-                    "`response_format` must be an object such as `{\"type\":\"json_object\"}`",
-                ));
-            }
-            let known = format
-                .get("type")
-                .and_then(|t| t.as_str())
-                .is_some_and(|t| RESPONSE_FORMATS.contains(&t));
-            if !known {
-                return Err(InvalidRequest::new(
-                    "response_format.type",
-                    "`response_format.type` must be `text`, `json_object` or `json_schema`",
-                ));
-            }
-        }
         Ok(())
     }
+
+    /// A `json_schema` format's name, and its schema within the subset the engines enforce.
+    fn check_response_format(&self) -> Check {
+        let Some(ResponseFormat::JsonSchema { json_schema }) = &self.response_format else {
+            return Ok(());
+        };
+        if !is_valid_tool_name(&json_schema.name) {
+            let param = "response_format.json_schema.name";
+            return Err(InvalidRequest::new(
+                param,
+                format!("`{param}` must be 1 to 64 characters of a-z, A-Z, 0-9, `_` and `-`"),
+            ));
+        }
+        match &json_schema.schema {
+            Some(s) => enforceable(s, "response_format.json_schema.schema").map(drop),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A schema an engine must enforce: inside the subset, or refused naming the keyword.
+fn enforceable(
+    s: &serde_json::Map<String, serde_json::Value>,
+    at: &str,
+) -> Result<schema::Schema, InvalidRequest> {
+    schema::compile(s).map_err(|e| InvalidRequest::new(e.param(at), e.message(at)))
+}
+
+/// A strict tool's arguments: an object schema inside the subset.
+fn check_strict_parameters(
+    j: usize,
+    parameters: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Check {
+    let at = format!("tools[{j}].function.parameters");
+    let Some(parameters) = parameters else {
+        return Ok(());
+    };
+    if !enforceable(parameters, &at)?.admits_only_objects() {
+        return Err(InvalidRequest::new(
+            &at,
+            format!("`{at}` of a strict tool must describe an object (`\"type\": \"object\"`)"),
+        ));
+    }
+    Ok(())
 }
 
 fn in_range(field: &str, value: Option<f64>, ok: impl Fn(f64) -> bool, range: &str) -> Check {

@@ -6,16 +6,14 @@
 //! `prompt_cache_key`, `store`, `include`, `truncation`, `reasoning` items and
 //! `item_reference` items.
 
-use serde_json::{Map, Value};
-
 use super::request::{
     Input, InputItem, InputPart, InputRole, ItemContent, ResponsesRequest, ResponsesTool,
     ResponsesToolChoice, TextFormat,
 };
 use crate::chat::{
     ChatCompletionRequest, ChatMessage, ContentPart, FunctionCall, FunctionDefinition,
-    FunctionName, ImageUrl, MessageContent, NamedToolChoice, Role, Tool, ToolCall, ToolChoice,
-    ToolType,
+    FunctionName, ImageUrl, JsonSchemaFormat, MessageContent, NamedToolChoice, ResponseFormat,
+    Role, Tool, ToolCall, ToolChoice, ToolType,
 };
 
 impl ResponsesRequest {
@@ -73,33 +71,24 @@ impl ResponsesRequest {
 /// `text.format` as chat's `response_format`: the one place the two meet. `text` is chat's
 /// default and needs no field; `json_schema`'s flat `name`/`schema`/... go under
 /// `json_schema`, where chat has them.
-pub fn response_format(format: &TextFormat) -> Option<Value> {
-    let mut out = Map::new();
+pub fn response_format(format: &TextFormat) -> Option<ResponseFormat> {
     match format {
-        TextFormat::Text => return None,
-        TextFormat::JsonObject => {
-            out.insert("type".into(), "json_object".into());
-        }
+        TextFormat::Text => None,
+        TextFormat::JsonObject => Some(ResponseFormat::JsonObject),
         TextFormat::JsonSchema {
             name,
             schema,
             description,
             strict,
-        } => {
-            let mut inner = Map::new();
-            inner.insert("name".into(), name.clone().into());
-            if let Some(d) = description {
-                inner.insert("description".into(), d.clone().into());
-            }
-            inner.insert("schema".into(), Value::Object(schema.clone()));
-            if let Some(s) = strict {
-                inner.insert("strict".into(), (*s).into());
-            }
-            out.insert("type".into(), "json_schema".into());
-            out.insert("json_schema".into(), Value::Object(inner));
-        }
+        } => Some(ResponseFormat::JsonSchema {
+            json_schema: JsonSchemaFormat {
+                name: name.clone(),
+                description: description.clone(),
+                schema: Some(schema.clone()),
+                strict: *strict,
+            },
+        }),
     }
-    Some(Value::Object(out))
 }
 
 fn chat_tool_choice(choice: &ResponsesToolChoice) -> Option<ToolChoice> {

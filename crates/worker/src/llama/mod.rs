@@ -7,9 +7,11 @@
 //! goes through the stop strings and the output parser ([`output`]: reasoning, tool calls)
 //! and out as deltas at once. Cancellation is checked before every token.
 //!
-//! `tool_choice` `required` or a named function constrains sampling with a grammar
-//! ([`grammar`]) so that the reply is a tool call of the right function; `none` leaves the
-//! tools out of the prompt and the output unparsed.
+//! A grammar ([`grammar::plan`]) constrains sampling where the request asks for a shape: a
+//! forced `tool_choice` (the reply is calls of the right functions), a `response_format`
+//! `json_object` / `json_schema` (the reply is that JSON), a `strict` tool (its calls follow
+//! its schema); `tool_choice` `none` leaves the tools out of the prompt and the output
+//! unparsed.
 //!
 //! Vision: with `--mmproj` (a multimodal projector GGUF) llama.cpp's mtmd encodes the images of
 //! a conversation; they take the place of their parts in the prompt, and their tokens count as
@@ -44,7 +46,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::backend::{Backend, Delta, Job, JobEnd, JobOutput};
 use crate::serve::ServeSpec;
-use grammar::{Reasoning, ToolMode};
+use grammar::JobGrammar;
 use output::OutputParser;
 use template::ChatTemplate;
 
@@ -157,8 +159,8 @@ struct Task {
     request: shoal_protocol::worker::JobRequest,
     /// Whether the output is parsed for tool calls.
     tools: bool,
-    /// A GBNF grammar (start rule `root`) that sampling must follow.
-    grammar: Option<String>,
+    /// The grammar sampling must follow.
+    grammar: Option<JobGrammar>,
     /// The conversation's images, in prompt order (each is a marker in `prompt`).
     images: Vec<Vec<u8>>,
     events: mpsc::Sender<Event>,
@@ -240,6 +242,8 @@ impl LlamaCppBackend {
             // Images need the projector; with one, every served id takes them.
             spec.model.vision = vision.is_some();
             spec.model.tools &= template.supports_tools;
+            // Every job's grammar comes from `grammar::plan`.
+            spec.model.structured_outputs = true;
             spec.model.context_length = Some(spec.model.context_length.unwrap_or(n_ctx).min(n_ctx));
         }
 
@@ -359,26 +363,14 @@ impl LlamaCppBackend {
                 };
             }
         }
-        let (tools, grammar) = match grammar::tool_mode(&job.request) {
-            ToolMode::None => (false, None),
-            ToolMode::Auto => (self.template.supports_tools, None),
-            ToolMode::Forced(forced) => {
-                let reasoning = if prompt.trim_end().ends_with("<think>") {
-                    Reasoning::Open
-                } else if self.template.thinks {
-                    Reasoning::Optional
-                } else {
-                    Reasoning::No
-                };
-                let parallel = job.request.parallel_tool_calls != Some(false);
-                let gbnf = grammar::tool_call_grammar(
-                    self.template.tool_format,
-                    &forced,
-                    parallel,
-                    reasoning,
-                );
-                (true, Some(gbnf))
-            }
+        let Ok(grammar::Plan { tools, grammar }) =
+            grammar::plan(&job.request, self.template.traits(), &prompt)
+        else {
+            tracing::warn!(job_id = %job.id, "a schema outside the enforced subset");
+            return JobEnd::Failed {
+                code: ErrorCode::InvalidRequest,
+                retryable: false,
+            };
         };
         let (events, mut rx) = mpsc::channel(64);
         let task = Task {
@@ -711,16 +703,16 @@ fn generate(
     let temperature = request.temperature.unwrap_or(1.0) as f32;
     let top_p = request.top_p.unwrap_or(1.0) as f32;
     let mut chain = Vec::new();
-    if let Some(gbnf) = &task.grammar {
-        // First, so that what the grammar forbids is gone before the other samplers look.
-        match LlamaSampler::grammar(model, gbnf, "root") {
-            Ok(g) => chain.push(g),
-            Err(_) => {
-                tracing::error!("the tool-call grammar was refused by llama.cpp");
+    let guide = match &task.grammar {
+        None => None,
+        Some(g) => match grammar::sampler(model, g) {
+            Some(g) => Some(g),
+            None => {
+                tracing::error!("the job's grammar was refused by llama.cpp");
                 return failed(ErrorCode::InferenceFailed, false);
             }
-        }
-    }
+        },
+    };
     if temperature <= 0.0 {
         chain.push(LlamaSampler::greedy());
     } else {
@@ -734,12 +726,16 @@ fn generate(
         chain.push(LlamaSampler::temp(temperature));
         chain.push(LlamaSampler::dist(seed));
     }
-    let mut sampler = LlamaSampler::chain_simple(chain);
+    let mut sampler = grammar::GuidedSampler::new(LlamaSampler::chain_simple(chain), guide);
 
     let in_reasoning = task.prompt.trim_end().ends_with("<think>");
-    let mut parser = OutputParser::new(task.tools, in_reasoning);
+    let mut parser = OutputParser::for_job(task.tools, in_reasoning, task.grammar.as_ref());
     let empty: [String; 0] = [];
-    let mut stops = StopFilter::new(request.stop.as_ref().map_or(&empty[..], |s| s.as_slice()));
+    let stop = match &task.grammar {
+        Some(g) if g.decides_end() => None,
+        _ => request.stop.as_ref(),
+    };
+    let mut stops = StopFilter::new(stop.map_or(&empty[..], |s| s.as_slice()));
     let mut utf8 = Utf8Stream::default();
     let mut piece = Vec::with_capacity(32);
     let mut batch = LlamaBatch::new(1, 1);

@@ -57,6 +57,9 @@ pub struct OutputParser {
     call_ids: String,
     /// A tool call just ended: whitespace after it is not content.
     after_call: bool,
+    /// The content is JSON a grammar wrote (`response_format`): once it starts it is taken
+    /// as it is, so that a `<think>` or `<tool_call>` inside a JSON string stays text.
+    json_answer: bool,
 }
 
 impl OutputParser {
@@ -75,7 +78,19 @@ impl OutputParser {
             calls: 0,
             call_ids: random_suffix(),
             after_call: false,
+            json_answer: false,
         }
+    }
+
+    /// The parser for a job whose grammar is `grammar` (see [`super::grammar::JobGrammar`]).
+    pub fn for_job(
+        tools: bool,
+        in_reasoning: bool,
+        grammar: Option<&super::grammar::JobGrammar>,
+    ) -> Self {
+        let mut parser = Self::new(tools, in_reasoning);
+        parser.json_answer = grammar.is_some_and(|g| g.json_answer);
+        parser
     }
 
     /// How many tool calls were emitted.
@@ -121,6 +136,11 @@ impl OutputParser {
     fn drain(&mut self, out: &mut Vec<Delta>, at_end: bool) {
         loop {
             match self.mode {
+                Mode::Content if self.json_answer => {
+                    if !self.json_opener(out, at_end) {
+                        return;
+                    }
+                }
                 Mode::Content => {
                     if self.tools && !self.started {
                         let trimmed = self.pending.trim_start();
@@ -219,6 +239,35 @@ impl OutputParser {
                 Mode::BareJson => return,
             }
         }
+    }
+
+    /// Content under a JSON grammar: a reply that opens with reasoning or (tools offered) a
+    /// Hermes call is parsed as such; anything else is the JSON, emitted as it is. `true`: the
+    /// mode changed, parse on.
+    fn json_opener(&mut self, out: &mut Vec<Delta>, at_end: bool) -> bool {
+        if !self.started {
+            let trimmed = self.pending.trim_start();
+            let openers: &[&str] = if self.tools {
+                &[THINK_OPEN, HERMES_OPEN]
+            } else {
+                &[THINK_OPEN]
+            };
+            if let Some(opener) = openers.iter().find(|o| trimmed.starts_with(**o)) {
+                self.pending = trimmed[opener.len()..].to_owned();
+                self.mode = match *opener {
+                    THINK_OPEN => Mode::Reasoning,
+                    _ => Mode::Call(CallFormat::Hermes),
+                };
+                return true;
+            }
+            let maybe = trimmed.is_empty() || openers.iter().any(|o| o.starts_with(trimmed));
+            if maybe && !at_end {
+                return false;
+            }
+        }
+        let text = std::mem::take(&mut self.pending);
+        self.emit_text(&text, out);
+        false
     }
 
     /// A call's body is complete: emit it as tool calls, or as the text it was.
@@ -623,7 +672,14 @@ mod tests {
 
     /// What a whole output turns into, fed in pieces of `step` bytes (0: at once).
     fn run(tools: bool, text: &str, step: usize) -> (String, String, Vec<(u32, String, Value)>) {
-        let mut p = OutputParser::new(tools, false);
+        parse(OutputParser::new(tools, false), text, step)
+    }
+
+    fn parse(
+        mut p: OutputParser,
+        text: &str,
+        step: usize,
+    ) -> (String, String, Vec<(u32, String, Value)>) {
         let mut deltas = Vec::new();
         if step == 0 {
             deltas.extend(p.push(text));
@@ -809,5 +865,37 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].tool_calls.as_ref().unwrap()[0].index, 0);
         assert_eq!(p.tool_calls(), 1);
+    }
+
+    #[test]
+    fn a_json_answer_is_taken_as_it_is() {
+        let grammar = crate::llama::grammar::JobGrammar {
+            gbnf: String::new(),
+            trigger: None,
+            json_answer: true,
+        };
+        let json = r#"{"a": "<think>x</think> <tool_call>", "b": "```json"}"#;
+        for step in [0, 1, 3] {
+            let parser = |tools| OutputParser::for_job(tools, false, Some(&grammar));
+            let (content, reasoning, calls) = parse(parser(true), json, step);
+            assert_eq!(
+                (content.as_str(), reasoning.as_str()),
+                (json, ""),
+                "step {step}"
+            );
+            assert!(calls.is_empty());
+            // Reasoning first, then the JSON.
+            let text = format!("<think>hm</think>\n{json}");
+            let (content, reasoning, _) = parse(parser(false), &text, step);
+            assert_eq!(
+                (content.as_str(), reasoning.as_str()),
+                (json, "hm"),
+                "step {step}"
+            );
+            // With tools offered, a reply that opens with a call is the call.
+            let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+            let (content, _, calls) = parse(parser(true), call, step);
+            assert_eq!((content.as_str(), calls.len()), ("", 1), "step {step}");
+        }
     }
 }

@@ -64,6 +64,15 @@ impl ChatTemplate {
         })
     }
 
+    /// What [`super::grammar::plan`] needs to know of the template.
+    pub fn traits(&self) -> super::grammar::ModelTraits {
+        super::grammar::ModelTraits {
+            tool_format: self.tool_format,
+            supports_tools: self.supports_tools,
+            thinks: self.thinks,
+        }
+    }
+
     /// The prompt for `request`, ending with the assistant's turn opened. Image parts become
     /// `image_marker` where they stood in their message (with no marker they are left out).
     pub fn render(

@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::node::{Incoming, Node, Owned, Work};
 use crate::backend::{Delta, Job, JobEnd, JobOutput};
-use crate::llama::grammar::{self, ToolMode};
+use crate::llama::grammar;
 use crate::llama::output::OutputParser;
 use crate::llama::template::ChatTemplate;
 use crate::llama::{StopFilter, Utf8Stream};
@@ -297,14 +297,17 @@ fn prepare(
     request: &JobRequest,
     n_ctx: usize,
 ) -> Result<(bool, String, Vec<i32>), JobEnd> {
-    let tools = match grammar::tool_mode(request) {
-        ToolMode::None => false,
-        ToolMode::Auto => text.template.supports_tools,
-        // Constrained sampling would have to run at the last span; not offered there.
-        ToolMode::Forced(_) => return Err(failed(ErrorCode::InvalidRequest, false)),
-    };
     let Ok(prompt) = text.template.render(request, None) else {
         return Err(failed(ErrorCode::TemplateError, false));
+    };
+    let tools = match grammar::plan(request, text.template.traits(), &prompt) {
+        Ok(grammar::Plan {
+            tools,
+            grammar: None,
+        }) => tools,
+        // Constrained sampling would have to run at the last span, whose sampler has no
+        // grammar; such jobs are not offered there (`structured_outputs: false`).
+        _ => return Err(failed(ErrorCode::InvalidRequest, false)),
     };
     let tokens = text.tokenize(&prompt);
     if tokens.is_empty() || tokens.len() >= n_ctx {

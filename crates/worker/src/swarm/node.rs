@@ -379,7 +379,13 @@ pub struct SwarmBackend {
 
 impl SwarmBackend {
     /// Loads the span, starts its engine and measures a step. Blocking.
-    pub fn load(options: &SwarmOptions, models: Vec<ServeSpec>) -> anyhow::Result<Self> {
+    pub fn load(options: &SwarmOptions, mut models: Vec<ServeSpec>) -> anyhow::Result<Self> {
+        for spec in &mut models {
+            // The last span samples with its own sampler, which has no grammar: a job whose
+            // reply must follow one (a JSON format, a strict or forced tool) is refused at
+            // the entry, and the gateway is told not to send them.
+            spec.model.structured_outputs = false;
+        }
         let mut span = slice::read_span(&options.gguf)?;
         let model: &'static SpanModel = Box::leak(Box::new(SpanModel::load(&options.gguf)?));
         anyhow::ensure!(

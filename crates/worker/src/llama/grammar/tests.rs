@@ -1,10 +1,15 @@
-//! The grammar builder, checked with a small GBNF recognizer (the subset the builder writes:
-//! literals, character classes, rule references, groups, `|`, `?`, `*`, `+`, `{m,n}`).
-//! The e2e tests (tests/e2e/test_llama.py) run the same grammars through llama.cpp.
+//! The grammar builder, checked with a small GBNF recognizer and generator (the subset the
+//! builder writes: literals, character classes, rule references, groups, `|`, `?`, `*`, `+`,
+//! `{m,n}`). The e2e tests (tests/e2e/test_llama.py, test_structured.py) run the same
+//! grammars through llama.cpp.
+
+mod json;
 
 use std::collections::{BTreeSet, HashMap};
 
-use serde_json::json;
+use rand::rngs::StdRng;
+use rand::Rng;
+use serde_json::{json, Value};
 
 use super::*;
 
@@ -47,10 +52,17 @@ impl Parser<'_> {
             'n' => '\n',
             'r' => '\r',
             't' => '\t',
-            'x' => {
-                let hex: String = self.s[self.i..self.i + 2].iter().collect();
-                self.i += 2;
-                char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap()
+            'x' | 'u' | 'U' => {
+                let n = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let hex: String = self.s[self.i..self.i + n].iter().collect();
+                self.i += n;
+                // Surrogates and code points past U+10FFFF are no Rust `char`: no text
+                // the tests feed can hold them, so any stand-in will do.
+                char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap_or(char::MAX)
             }
             other => other,
         }
@@ -239,6 +251,104 @@ impl Gbnf {
     }
 }
 
+/// Characters tried for a negated class: ASCII, escapes' letters, and wider ones.
+const POOL: &[char] = &[
+    'a', 'z', 'Q', '0', '7', ' ', '-', '_', '.', '{', '}', '[', ']', ':', ',', 'é', '世', '😀',
+    '\'', '/', 'n', 'u',
+];
+
+impl Gbnf {
+    /// The fewest characters each rule can match (a least fixed point).
+    fn shortest(&self) -> HashMap<String, usize> {
+        let mut best: HashMap<String, usize> = HashMap::new();
+        loop {
+            let mut changed = false;
+            for (name, node) in &self.rules {
+                let n = Self::short(node, &best);
+                if n < *best.get(name).unwrap_or(&usize::MAX) {
+                    best.insert(name.clone(), n);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return best;
+            }
+        }
+    }
+
+    fn short(node: &Node, best: &HashMap<String, usize>) -> usize {
+        match node {
+            Node::Lit(l) => l.len(),
+            Node::Class { .. } => 1,
+            Node::Ref(r) => *best.get(r).unwrap_or(&usize::MAX),
+            Node::Seq(v) => v
+                .iter()
+                .map(|n| Self::short(n, best))
+                .fold(0, usize::saturating_add),
+            Node::Alt(v) => v.iter().map(|n| Self::short(n, best)).min().unwrap_or(0),
+            Node::Rep(n, min, _) => Self::short(n, best).saturating_mul(*min),
+        }
+    }
+
+    /// A random string the grammar admits; past `deep` rule expansions it takes the shortest
+    /// ways out, so that it ends.
+    fn generate(&self, rng: &mut StdRng) -> String {
+        let best = self.shortest();
+        let mut out = String::new();
+        self.emit(&Node::Ref("root".into()), rng, &best, 0, &mut out);
+        out
+    }
+
+    fn emit(
+        &self,
+        node: &Node,
+        rng: &mut StdRng,
+        best: &HashMap<String, usize>,
+        depth: usize,
+        out: &mut String,
+    ) {
+        let deep = depth > 12;
+        match node {
+            Node::Lit(l) => out.extend(l),
+            Node::Class { negated, ranges } => {
+                let fits = |c: char| ranges.iter().any(|&(a, b)| a <= c && c <= b) != *negated;
+                let c = if *negated {
+                    let ok: Vec<char> = POOL.iter().copied().filter(|&c| fits(c)).collect();
+                    ok[rng.random_range(0..ok.len())]
+                } else {
+                    let (a, b) = ranges[rng.random_range(0..ranges.len())];
+                    char::from_u32(rng.random_range(a as u32..=b as u32)).unwrap_or(a)
+                };
+                out.push(c);
+            }
+            Node::Ref(r) => self.emit(&self.rules[r], rng, best, depth + 1, out),
+            Node::Seq(v) => v.iter().for_each(|n| self.emit(n, rng, best, depth, out)),
+            Node::Alt(v) => {
+                let pick = if deep {
+                    (0..v.len())
+                        .min_by_key(|&i| Self::short(&v[i], best))
+                        .unwrap()
+                } else {
+                    rng.random_range(0..v.len())
+                };
+                self.emit(&v[pick], rng, best, depth, out);
+            }
+            Node::Rep(inner, min, max) => {
+                let mut n = *min;
+                let room = max.map_or(4, |m| (m - min).min(4));
+                if !deep {
+                    while n < min + room && rng.random_bool(0.6) {
+                        n += 1;
+                    }
+                }
+                for _ in 0..n {
+                    self.emit(inner, rng, best, depth, out);
+                }
+            }
+        }
+    }
+}
+
 fn tool(name: &str, parameters: Option<Value>) -> Tool {
     serde_json::from_value(json!({
         "type": "function",
@@ -262,13 +372,12 @@ fn weather() -> Tool {
     )
 }
 
+fn calls(format: ToolFormat, tools: &[&Tool], parallel: bool, reasoning: Reasoning) -> Gbnf {
+    Gbnf::parse(&tool_call_grammar(format, tools, parallel, reasoning).unwrap())
+}
+
 fn grammar(tools: &[&Tool], parallel: bool) -> Gbnf {
-    Gbnf::parse(&tool_call_grammar(
-        ToolFormat::Hermes,
-        tools,
-        parallel,
-        Reasoning::No,
-    ))
+    calls(ToolFormat::Hermes, tools, parallel, Reasoning::No)
 }
 
 fn hermes(body: &str) -> String {
@@ -411,7 +520,7 @@ fn keys_and_names_are_escaped() {
         Some(json!({"type": "object", "required": ["a \"b\"\\"],
             "properties": {"a \"b\"\\": {"enum": ["x\ty", 2, null]}}})),
     );
-    let text = tool_call_grammar(ToolFormat::Hermes, &[&t], false, Reasoning::No);
+    let text = tool_call_grammar(ToolFormat::Hermes, &[&t], false, Reasoning::No).unwrap();
     let g = Gbnf::parse(&text);
     assert!(g.accepts(&hermes(
         r#"{"name": "q-1_x", "arguments": {"a \"b\"\\": "x\ty"}}"#
@@ -435,30 +544,15 @@ fn keys_and_names_are_escaped() {
 #[test]
 fn llama3_and_reasoning_forms() {
     let w = weather();
-    let g = Gbnf::parse(&tool_call_grammar(
-        ToolFormat::Llama3,
-        &[&w],
-        false,
-        Reasoning::No,
-    ));
+    let g = calls(ToolFormat::Llama3, &[&w], false, Reasoning::No);
     assert!(g.accepts(r#"{"name": "get_weather", "parameters": {"city": "Rome"}}"#));
     assert!(!g.accepts(r#"{"name": "get_weather", "arguments": {"city": "Rome"}}"#));
 
     let call = hermes(r#"{"name": "get_weather", "arguments": {"city": "Rome"}}"#);
-    let open = Gbnf::parse(&tool_call_grammar(
-        ToolFormat::Hermes,
-        &[&w],
-        false,
-        Reasoning::Open,
-    ));
+    let open = calls(ToolFormat::Hermes, &[&w], false, Reasoning::Open);
     assert!(open.accepts(&format!("Let me see: a < b.</think>\n\n{call}")));
     assert!(!open.accepts(&call));
-    let optional = Gbnf::parse(&tool_call_grammar(
-        ToolFormat::Hermes,
-        &[&w],
-        false,
-        Reasoning::Optional,
-    ));
+    let optional = calls(ToolFormat::Hermes, &[&w], false, Reasoning::Optional);
     assert!(optional.accepts(&call));
     assert!(optional.accepts(&format!("<think>hmm</think>\n{call}")));
     assert!(!optional.accepts(&format!("hmm</think>\n{call}")));

@@ -57,15 +57,34 @@ pub fn write(path: &Path, context_length: u32) -> std::io::Result<()> {
 
 /// [`write`] with another layer count (the swarm's tests split a 6-layer one into spans).
 pub fn write_layers(path: &Path, context_length: u32, layers: u32) -> std::io::Result<()> {
+    write_model(path, context_length, layers, CHAT_TEMPLATE)
+}
+
+/// [`write`] with another chat template (a reasoning model's, for the structured-output
+/// tests). Not the script's model: its bytes differ in the template alone.
+pub fn write_with_template(
+    path: &Path,
+    context_length: u32,
+    template: &str,
+) -> std::io::Result<()> {
+    write_model(path, context_length, N_LAYER as u32, template)
+}
+
+fn write_model(
+    path: &Path,
+    context_length: u32,
+    layers: u32,
+    template: &str,
+) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-    model(context_length, layers.into()).write_to(&mut file)?;
+    model(context_length, layers.into(), template).write_to(&mut file)?;
     file.into_inner()?.sync_all()?;
     std::fs::rename(&tmp, path)
 }
 
 /// The whole file, in the order the script's `gguf.GGUFWriter` calls put it.
-fn model(context_length: u32, n_layer: u64) -> GgufWriter {
+fn model(context_length: u32, n_layer: u64, template: &str) -> GgufWriter {
     let mut w = GgufWriter::new();
     let (tokens, types, merges) = vocabulary();
     let id = |text: &str| tokens.iter().position(|t| t == text).expect("special") as u32;
@@ -102,7 +121,7 @@ fn model(context_length: u32, n_layer: u64) -> GgufWriter {
         ("tokenizer.ggml.eos_token_id", Value::U32(eos)),
         ("tokenizer.ggml.padding_token_id", Value::U32(bos)),
         ("tokenizer.ggml.add_bos_token", Value::Bool(false)),
-        ("tokenizer.chat_template", Value::Str(CHAT_TEMPLATE.into())),
+        ("tokenizer.chat_template", Value::Str(template.into())),
     ] {
         w.add(key, value);
     }
