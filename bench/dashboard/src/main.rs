@@ -66,9 +66,11 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let state = AppState::new(GatewayConfig::default(), store);
+    let site = shoal_dashboard::routes(&state, shoal_dashboard::Config::default());
     tokio::spawn(shoal_gateway::serve(
         listener,
         state,
+        site,
         std::future::pending(),
     ));
     let http = reqwest::Client::new();

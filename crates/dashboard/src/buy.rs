@@ -21,12 +21,14 @@ use shoal_store::deposits::split_credits;
 
 use super::pages::{balance_view, signed_in};
 use super::templates::render;
-use crate::auth::Caller;
-use crate::deposits::{
+use shoal_gateway::auth::Caller;
+use shoal_gateway::deposits::{
     account_view, option_of, parse_units, DepositOption, DepositView, DepositsResponse,
 };
-use crate::error::ApiError;
-use crate::{now_ms, AppState};
+use shoal_gateway::error::ApiError;
+use shoal_gateway::now_ms;
+
+use crate::Site;
 
 /// The watcher's last report older than this reads as stale on the page.
 const STALE_MS: i64 = 120_000;
@@ -41,7 +43,7 @@ pub struct BuyQuery {
 
 /// `GET /dashboard/buy[?amount=N]`.
 pub async fn buy_page(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     headers: HeaderMap,
     query: Result<Query<BuyQuery>, QueryRejection>,
 ) -> Response {
@@ -77,7 +79,7 @@ pub async fn buy_page(
 
 /// `GET /dashboard/api/deposits` (session): what the page shows, for its script.
 pub async fn deposits_json(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     Extension(caller): Extension<Caller>,
 ) -> Result<Json<DepositsResponse>, ApiError> {
     Ok(Json(account_view(&state, caller.account_id).await?))

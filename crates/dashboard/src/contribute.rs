@@ -13,14 +13,16 @@ use serde_json::json;
 
 use super::session;
 use super::templates::render;
-use crate::error::ApiError;
-use crate::{now_ms, AppState};
+use shoal_gateway::error::ApiError;
+use shoal_gateway::now_ms;
+
+use crate::Site;
 
 /// How long the invite admits a tab: a working day, after which the page must be opened again
 /// from the dashboard (a tab reconnecting after a drop needs a live token).
 pub const CONTRIBUTE_TTL: Duration = Duration::from_secs(8 * 3600);
 
-pub async fn contribute(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn contribute(State(state): State<Site>, headers: HeaderMap) -> Response {
     let account = match session::account(&state, &headers).await {
         Ok(Some(account)) => account,
         Ok(None) => {

@@ -22,9 +22,11 @@ use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
 use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
 use super::templates::render;
 use super::{chart, session};
-use crate::auth::Caller;
-use crate::error::ApiError;
-use crate::{now_ms, AppState};
+use shoal_gateway::auth::Caller;
+use shoal_gateway::error::ApiError;
+use shoal_gateway::{now_ms, AppState};
+
+use crate::Site;
 
 /// Days of usage shown.
 const USAGE_DAYS: i64 = 30;
@@ -79,7 +81,7 @@ pub(super) fn client_address(addr: Option<Extension<ConnectInfo<SocketAddr>>>) -
 }
 
 /// `GET /` and `GET /dashboard`.
-pub async fn home(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn home(State(state): State<Site>, headers: HeaderMap) -> Response {
     match session::account(&state, &headers).await {
         Ok(Some(_)) => see_other("/dashboard/usage"),
         _ => see_other("/dashboard/login"),
@@ -103,7 +105,7 @@ fn signup_error(status: StatusCode, email: &str, message: &str) -> Response {
 }
 
 /// `POST /dashboard/signup`: create the account, log in, go to the API tab.
-pub async fn signup(State(state): State<AppState>, Form(form): Form<Credentials>) -> Response {
+pub async fn signup(State(state): State<Site>, Form(form): Form<Credentials>) -> Response {
     let n = form.password.chars().count();
     if !(MIN_PASSWORD..=MAX_PASSWORD).contains(&n) {
         let msg = format!("Choose a password of {MIN_PASSWORD} to {MAX_PASSWORD} characters.");
@@ -133,9 +135,9 @@ pub async fn signup(State(state): State<AppState>, Form(form): Form<Credentials>
     start_session(&state, account, "/dashboard/keys").await
 }
 
-async fn start_session(state: &AppState, account: AccountId, to: &str) -> Response {
+async fn start_session(state: &Site, account: AccountId, to: &str) -> Response {
     let now = now_ms();
-    let expires = now + state.config.session_ttl.as_millis() as i64;
+    let expires = now + state.dashboard.config.session_ttl.as_millis() as i64;
     match state.store.create_session(account, now, expires).await {
         Ok(token) => see_other_with_cookie(to, session::set_cookie(state, &token)),
         Err(e) => ApiError::from(e).into_response(),
@@ -150,7 +152,7 @@ pub async fn login_page() -> Response {
 /// `POST /dashboard/login`: throttled per account and per address; a new session each time
 /// (the one the browser had, if any, ends).
 pub async fn login(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     headers: HeaderMap,
     addr: Option<Extension<ConnectInfo<SocketAddr>>>,
     Form(form): Form<Credentials>,
@@ -190,7 +192,7 @@ pub async fn login(
 }
 
 /// `POST /dashboard/logout`.
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn logout(State(state): State<Site>, headers: HeaderMap) -> Response {
     if let Some(token) = session::token(&headers) {
         if let Err(e) = state.store.end_session(token).await {
             return ApiError::from(e).into_response();
@@ -200,7 +202,7 @@ pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Respon
 }
 
 /// `POST /dashboard/logout-everywhere`: ends every session of the account.
-pub async fn logout_everywhere(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn logout_everywhere(State(state): State<Site>, headers: HeaderMap) -> Response {
     let me = match signed_in(&state, &headers).await {
         Ok(me) => me,
         Err(r) => return r,
@@ -255,7 +257,7 @@ async fn keys_view(
 }
 
 /// `GET /dashboard/keys`: the API tab.
-pub async fn keys_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn keys_page(State(state): State<Site>, headers: HeaderMap) -> Response {
     match signed_in(&state, &headers).await {
         Ok(me) => keys_view(&state, &me, None).await,
         Err(r) => r,
@@ -269,7 +271,7 @@ pub struct NewKey {
 
 /// `POST /dashboard/keys`: the new key is in this answer only.
 pub async fn create_key(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     headers: HeaderMap,
     Form(form): Form<NewKey>,
 ) -> Response {
@@ -294,7 +296,7 @@ pub async fn create_key(
 
 /// `POST /dashboard/keys/{id}/revoke`: only the account's own keys.
 pub async fn revoke_key(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     headers: HeaderMap,
     Path(id): Path<KeyId>,
 ) -> Response {
@@ -373,7 +375,7 @@ fn key_filter(key: Option<&str>, keys: &[ApiKeyInfo]) -> Result<KeyFilter, ApiEr
 /// `GET /dashboard/usage[?key=all|dashboard|ID]`: balance, usage by day and model, the
 /// chart, of every request or those of one key (or of the dashboard's session).
 pub async fn usage_page(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     headers: HeaderMap,
     query: Result<Query<UsageQuery>, QueryRejection>,
 ) -> Response {
@@ -427,7 +429,7 @@ async fn usage_context(
 /// `GET /dashboard/api/balance` (session): the balance panel's figures, for the pages'
 /// scripts.
 pub async fn balance_json(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     Extension(caller): Extension<Caller>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let b = balance_view(&state, caller.account_id).await?;
@@ -435,7 +437,7 @@ pub async fn balance_json(
 }
 
 /// `GET /dashboard/playground`.
-pub async fn playground_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn playground_page(State(state): State<Site>, headers: HeaderMap) -> Response {
     let me = match signed_in(&state, &headers).await {
         Ok(me) => me,
         Err(r) => return r,
@@ -458,7 +460,7 @@ pub async fn playground_page(State(state): State<AppState>, headers: HeaderMap) 
 }
 
 /// `GET /dashboard/images`.
-pub async fn images_page(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub async fn images_page(State(state): State<Site>, headers: HeaderMap) -> Response {
     let me = match signed_in(&state, &headers).await {
         Ok(me) => me,
         Err(r) => return r,

@@ -25,13 +25,15 @@ use super::pages::{client_address, see_other};
 use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
 use super::session;
 use super::templates::render;
-use crate::error::ApiError;
-use crate::{now_ms, AppState};
+use shoal_gateway::error::ApiError;
+use shoal_gateway::{now_ms, AppState};
+
+use crate::Site;
 
 /// `GET /dashboard/reset`: the form asking for a link, or, without mail, the operator's
 /// command.
-pub async fn reset_page(State(state): State<AppState>) -> Response {
-    let mail = state.config.smtp.is_some();
+pub async fn reset_page(State(state): State<Site>) -> Response {
+    let mail = state.dashboard.config.smtp.is_some();
     render(
         StatusCode::OK,
         "reset.html",
@@ -46,11 +48,11 @@ pub struct ResetRequest {
 
 /// `POST /dashboard/reset`: mails a link if the account exists; says the same either way.
 pub async fn request_reset(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     addr: Option<Extension<ConnectInfo<SocketAddr>>>,
     Form(form): Form<ResetRequest>,
 ) -> Response {
-    let Some(smtp) = state.config.smtp.clone() else {
+    let Some(smtp) = state.dashboard.config.smtp.clone() else {
         let ctx = json!({ "tab": "login", "mail": false });
         return render(StatusCode::NOT_FOUND, "reset.html", ctx);
     };
@@ -63,7 +65,7 @@ pub async fn request_reset(
         return render(StatusCode::TOO_MANY_REQUESTS, "reset.html", ctx);
     }
     throttle.failed(&email, &address, Instant::now());
-    tokio::spawn(mail_link(state.clone(), smtp, email));
+    tokio::spawn(mail_link(state.app.clone(), smtp, email));
     let minutes = mail::RESET_TTL.as_secs() / 60;
     let text = format!(
         "If an account uses {}, a link to choose a new password is on its way there. \
@@ -116,11 +118,8 @@ fn new_password_form(status: StatusCode, token: &str, error: Option<String>) -> 
 }
 
 /// `GET /dashboard/reset/{token}`: the form for the new password, if the link is valid.
-pub async fn new_password_page(
-    State(state): State<AppState>,
-    Path(token): Path<String>,
-) -> Response {
-    if state.config.smtp.is_none() {
+pub async fn new_password_page(State(state): State<Site>, Path(token): Path<String>) -> Response {
+    if state.dashboard.config.smtp.is_none() {
         return see_other("/dashboard/reset");
     }
     match state.store.password_reset_account(&token, now_ms()).await {
@@ -138,11 +137,11 @@ pub struct NewPassword {
 
 /// `POST /dashboard/reset/{token}`: uses the link once; every session of the account ends.
 pub async fn set_new_password(
-    State(state): State<AppState>,
+    State(state): State<Site>,
     Path(token): Path<String>,
     Form(form): Form<NewPassword>,
 ) -> Response {
-    if state.config.smtp.is_none() {
+    if state.dashboard.config.smtp.is_none() {
         return see_other("/dashboard/reset");
     }
     let n = form.password.chars().count();

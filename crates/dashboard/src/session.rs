@@ -19,9 +19,11 @@ use axum::response::{IntoResponse, Response};
 use shoal_store::money::{free_allowance, Payer};
 use shoal_store::AccountId;
 
-use crate::auth::{AccountTag, Caller};
-use crate::error::ApiError;
-use crate::{now_ms, AppState};
+use shoal_gateway::auth::{AccountTag, Caller};
+use shoal_gateway::error::ApiError;
+use shoal_gateway::{now_ms, AppState};
+
+use crate::Site;
 
 pub const COOKIE_NAME: &str = "shoal_session";
 
@@ -46,9 +48,9 @@ pub async fn account(state: &AppState, headers: &HeaderMap) -> Result<Option<Acc
 }
 
 /// `Set-Cookie` for a new session.
-pub fn set_cookie(state: &AppState, token: &str) -> String {
-    let max_age = state.config.session_ttl.as_secs();
-    let secure = if state.config.cookie_secure {
+pub fn set_cookie(state: &Site, token: &str) -> String {
+    let max_age = state.dashboard.config.session_ttl.as_secs();
+    let secure = if state.dashboard.config.cookie_secure {
         "; Secure"
     } else {
         ""
@@ -57,8 +59,8 @@ pub fn set_cookie(state: &AppState, token: &str) -> String {
 }
 
 /// `Set-Cookie` that removes the session cookie.
-pub fn clear_cookie(state: &AppState) -> String {
-    let secure = if state.config.cookie_secure {
+pub fn clear_cookie(state: &Site) -> String {
+    let secure = if state.dashboard.config.cookie_secure {
         "; Secure"
     } else {
         ""
@@ -108,7 +110,7 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     // Session limits are keyed by the negated account id: API key ids are positive.
     let decision = state.limiter.check(-account, limit).await;
     if !decision.allowed {
-        let retry = crate::ratelimit::retry_after_secs(decision.retry_after);
+        let retry = shoal_gateway::ratelimit::retry_after_secs(decision.retry_after);
         return ApiError::rate_limited(limit, retry).into_response();
     }
     req.extensions_mut().insert(Caller {

@@ -95,8 +95,9 @@ pub async fn static_file(Path(file): Path<String>) -> Response {
     }
 }
 
-/// Bytes of a static file, for the page-weight benchmark and tests.
-pub fn static_size(file: &str) -> Option<usize> {
+/// Bytes of a static file.
+#[cfg(test)]
+fn static_size(file: &str) -> Option<usize> {
     STATIC
         .iter()
         .find(|(name, _, _)| *name == file)

@@ -13,7 +13,6 @@ use shoal_store::money::RateCard;
 
 use crate::catalog::{Catalog, ModelSpec};
 use crate::cors::AllowedOrigins;
-use crate::dashboard::mail::SmtpConfig;
 use crate::images::policy::ContentPolicy;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -63,14 +62,14 @@ pub struct FileConfig {
     /// images page), spent before the plan's credits and the balance; API keys never spend
     /// them. 0 turns them off.
     pub free_daily_credits: Option<i64>,
-    /// Mark the dashboard's session cookie `Secure` (set it when the site is served over
+    /// Mark the dashboard's session cookie `Secure` (read by `shoal-dashboard`; set it when the site is served over
     /// TLS, directly or behind a proxy) [default: false].
     pub cookie_secure: Option<bool>,
     /// How long a dashboard login lasts, in hours [default: 168, a week].
     pub session_ttl_hours: Option<u64>,
-    /// Password reset by mail (`[smtp]`); absent, the operator resets passwords with
-    /// `shoal admin account set-password`.
-    pub smtp: Option<SmtpConfig>,
+    /// Password reset by mail (`[smtp]`, read by `shoal-dashboard`); absent, the operator
+    /// resets passwords with `shoal admin account set-password`.
+    pub smtp: Option<toml::Value>,
     /// How long a request waits for a busy worker to free a slot before 503.
     pub queue_timeout_secs: Option<u64>,
     /// How many requests may wait for a slot at once; beyond that, 503 at once.
@@ -124,9 +123,6 @@ pub struct GatewayConfig {
     pub auth_cache: Duration,
     pub credits_per_usd_sold: i64,
     pub free_daily_credits: i64,
-    pub cookie_secure: bool,
-    pub session_ttl: Duration,
-    pub smtp: Option<SmtpConfig>,
     pub queue_timeout: Duration,
     pub max_queued: usize,
     pub worker_heartbeat: Duration,
@@ -210,9 +206,6 @@ impl GatewayConfig {
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
             credits_per_usd_sold,
             free_daily_credits,
-            cookie_secure: file.cookie_secure.unwrap_or(false),
-            session_ttl: Duration::from_secs(3600 * file.session_ttl_hours.unwrap_or(168).max(1)),
-            smtp: file.smtp.map(SmtpConfig::validate).transpose()?,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
             max_queued: file.max_queued.unwrap_or(1024),
             worker_heartbeat: Duration::from_millis(

@@ -157,7 +157,7 @@ pub async fn account_view(
 }
 
 /// The option of `token` on `chain_id`, if this gateway still offers it.
-pub(crate) fn option_of<'a>(
+pub fn option_of<'a>(
     options: &'a [DepositOption],
     chain_id: i64,
     token: &str,

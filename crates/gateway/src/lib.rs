@@ -13,7 +13,6 @@ pub mod browser;
 pub mod catalog;
 pub mod config;
 pub mod cors;
-pub mod dashboard;
 pub mod deposits;
 pub mod error;
 pub mod images;
@@ -34,7 +33,7 @@ use std::sync::Arc;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::serve::ListenerExt;
 use axum::{Extension, Json, Router};
 use shoal_store::Store;
@@ -67,8 +66,6 @@ pub struct Inner {
     pub deposits: Arc<dyn deposits::DepositSource>,
     /// Browser workers, when the binary wires them in (`shoal-browser`); set once at start.
     pub browser: std::sync::OnceLock<Arc<browser::BrowserPool>>,
-    /// The dashboard's own state (login throttling).
-    pub dashboard: dashboard::Dashboard,
     /// `service-swarm`'s ring of span nodes and their sessions.
     pub swarm: swarm::Swarm,
 }
@@ -149,7 +146,6 @@ impl AppState {
             image_check,
             deposits,
             browser: std::sync::OnceLock::new(),
-            dashboard: dashboard::Dashboard::default(),
         }));
         if let Some(p) = peers {
             p.join(state.clone());
@@ -217,16 +213,13 @@ fn api_v1(state: &AppState) -> Router<AppState> {
         .layer(cors::layer(&state.config.cors_origins))
 }
 
-/// The whole HTTP surface.
-pub fn router(state: AppState) -> Router {
+/// The whole HTTP surface: the gateway's own routes and `site`, the routes other crates add
+/// outside `/api/v1` (the binary merges the dashboard's pages there).
+pub fn router(state: AppState, site: Router<AppState>) -> Router {
     let limit = state.config.body_limit_bytes;
-    let site_images = Router::new()
-        .route("/api/images/generate", post(images::generate_image))
-        .route_layer(from_fn_with_state(state.clone(), images::authenticate));
     Router::new()
         .nest("/api/v1", api_v1(&state))
-        .merge(site_images)
-        .merge(dashboard::routes(&state))
+        .merge(site)
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -278,11 +271,12 @@ pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
+    site: Router<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let reaper = spawn_hold_reaper(state.clone());
     let swarm_watch = swarm::spawn_watch(state.clone());
-    let app = router(state);
+    let app = router(state, site);
     // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
     // for up to 40 ms.
     let listener = listener.tap_io(|tcp| {

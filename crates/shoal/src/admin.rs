@@ -268,7 +268,7 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
 }
 
 async fn set_password(store: &Store, email: &str) -> anyhow::Result<()> {
-    use shoal_gateway::dashboard::password;
+    use shoal_dashboard::{hash_password, MAX_PASSWORD, MIN_PASSWORD};
     let login = store
         .login_of(email)
         .await?
@@ -279,12 +279,10 @@ async fn set_password(store: &Store, email: &str) -> anyhow::Result<()> {
     let new = line.trim_end_matches(['\r', '\n']);
     let n = new.chars().count();
     anyhow::ensure!(
-        (password::MIN_PASSWORD..=password::MAX_PASSWORD).contains(&n),
-        "a password must be {} to {} characters",
-        password::MIN_PASSWORD,
-        password::MAX_PASSWORD
+        (MIN_PASSWORD..=MAX_PASSWORD).contains(&n),
+        "a password must be {MIN_PASSWORD} to {MAX_PASSWORD} characters"
     );
-    let hash = password::hash(new.to_string()).await?;
+    let hash = hash_password(new.to_string()).await?;
     store.set_password(login.account_id, &hash).await?;
     eprintln!(
         "password set; every session of account {} ended",

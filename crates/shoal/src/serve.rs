@@ -117,6 +117,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .then(|| data_dir(&args.store).join("demo-classifier"));
     let image_check = crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
     let payments = crate::deposits::load(&mut file)?;
+    let dashboard = shoal_dashboard::Config::from_file(&file)?;
     let config = GatewayConfig::from_file(file)?;
     let browser = shoal_browser::open(args.browser.files())?;
     let listener = tokio::net::TcpListener::bind(config.listen)
@@ -161,7 +162,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             p.drain();
         }
     };
-    shoal_gateway::serve(listener, state, shutdown).await?;
+    let site = shoal_dashboard::routes(&state, dashboard);
+    shoal_gateway::serve(listener, state, site, shutdown).await?;
     if let Some(p) = &peers {
         p.leave().await;
     }

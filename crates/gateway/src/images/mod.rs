@@ -1,8 +1,8 @@
 //! Image generation: `POST /api/v1/images/generations` (the OpenAI images shape) and
 //! `POST /api/images/generate` (the site's image endpoint). Apart from the chat hot path.
 //!
-//! The path of one request, in order: authenticate ([`authenticate`], the one seam a
-//! dashboard session will also satisfy), validate ([`params`]), the content policy on the
+//! The path of one request, in order: authenticate (a key; on the site's endpoint a
+//! dashboard session will also do), validate ([`params`]), the content policy on the
 //! prompt ([`policy`]: blocked prompts are never held, dispatched or charged), then
 //! [`render`]: hold 10 credits, dispatch to an image worker, the output check ([`check`]),
 //! settle, or void the hold on any failure.
@@ -15,9 +15,8 @@ pub mod stream;
 
 use std::time::Instant;
 
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::header;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use prometheus_client::encoding::EncodeLabelSet;
@@ -32,7 +31,8 @@ use crate::observe::RequestStart;
 use crate::openapi::ImageStreamEvent;
 use crate::{now_ms, AppState};
 use params::ImageParams;
-use render::{ImageContext, Progress, Rendered, IMAGE_CREDITS};
+use render::{ImageContext, Progress, Rendered};
+use shoal_store::money::IMAGE_CREDITS;
 use tokio::sync::watch;
 
 /// Always added to the caller's negative prompt: the usual rendering faults.
@@ -48,20 +48,6 @@ pub struct OutcomeLabels {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RuleLabels {
     pub rule: &'static str,
-}
-
-/// Who may generate images: the bearer key (with its rate limit), or, on a request without
-/// an `Authorization` header, a dashboard session from this site's own pages
-/// (`dashboard::session::authenticate`). Handlers only read the [`Caller`] this puts in the
-/// request.
-pub async fn authenticate(state: State<AppState>, req: Request, next: Next) -> Response {
-    let has_key = req
-        .headers()
-        .contains_key(axum::http::header::AUTHORIZATION);
-    if !has_key && crate::dashboard::session::token(req.headers()).is_some() {
-        return crate::dashboard::session::authenticate(state, req, next).await;
-    }
-    crate::auth::authenticate(state, req, next).await
 }
 
 /// An image from a prompt (the OpenAI images shape; `client.images.generate` works as is):

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use shoal_protocol::worker::ImageJobRequest;
+use shoal_store::money::IMAGE_CREDITS;
 use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome};
 use tokio::sync::{oneshot, watch};
 use tokio_util::sync::CancellationToken;
@@ -18,8 +19,6 @@ use crate::error::ApiError;
 use crate::pool::{DispatchError, ImageEvent, ImageJob, WorkerId};
 use crate::{now_ms, AppState};
 
-/// What one image costs, in credits.
-pub const IMAGE_CREDITS: i64 = 10;
 /// How many workers an image job is offered to before it gives up.
 const MAX_ATTEMPTS: usize = 3;
 /// How long a cancelled job's worker gets to report its end before its slot is reclaimed.
