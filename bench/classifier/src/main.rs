@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use shoal_classifier::concepts::{ConceptEntry, ConceptFile};
 use shoal_classifier::layout::VIT_L_14;
 use shoal_classifier::{preprocess, tiny, Classifier};
-use shoal_gateway::images::check::{Asked, OutputCheck, Verdict};
+use shoal_images::{Asked, OutputCheck, Verdict};
 
 struct Args {
     weights: PathBuf,

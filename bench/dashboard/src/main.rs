@@ -12,10 +12,12 @@
 //!
 //! `cargo run --release -p shoal-bench-dashboard [-- REQUESTS]`. Bounded: fixed counts.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shoal_gateway::config::GatewayConfig;
-use shoal_gateway::AppState;
+use shoal_gateway::{AppState, Routes};
+use shoal_images::{ContentPolicy, Images, Unconfigured};
 use shoal_store::{Charge, HoldRequest, Store};
 
 const DAY: i64 = 86_400_000;
@@ -66,11 +68,15 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let state = AppState::new(GatewayConfig::default(), store);
-    let site = shoal_dashboard::routes(&state, shoal_dashboard::Config::default());
+    let images = Images::new(&state, ContentPolicy::default(), Arc::new(Unconfigured));
+    let routes = Routes {
+        api: images.api_routes(),
+        site: shoal_dashboard::routes(&state, shoal_dashboard::Config::default(), &images),
+    };
     tokio::spawn(shoal_gateway::serve(
         listener,
         state,
-        site,
+        routes,
         std::future::pending(),
     ));
     let http = reqwest::Client::new();

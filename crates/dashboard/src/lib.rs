@@ -41,7 +41,8 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use shoal_gateway::config::FileConfig;
-use shoal_gateway::{api, auth, images};
+use shoal_gateway::{api, auth};
+use shoal_images::Images;
 
 use shoal_gateway::AppState;
 
@@ -130,13 +131,13 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 
 /// The dashboard's routes (pages under `/dashboard`, and `/` leading there), and the site's
 /// image endpoint, which its images page calls.
-pub fn routes(state: &AppState, config: Config) -> Router<AppState> {
+pub fn routes(state: &AppState, config: Config, images: &Images) -> Router<AppState> {
     let site = Site {
         app: state.clone(),
         dashboard: Arc::new(Dashboard::new(config)),
     };
-    let site_images = Router::new()
-        .route("/api/images/generate", post(images::generate_image))
+    let site_images = images
+        .site_routes()
         .route_layer(from_fn_with_state(state.clone(), key_or_session));
     pages(site).merge(site_images)
 }

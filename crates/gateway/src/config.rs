@@ -5,7 +5,6 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -13,7 +12,6 @@ use shoal_store::money::RateCard;
 
 use crate::catalog::{Catalog, ModelSpec};
 use crate::cors::AllowedOrigins;
-use crate::images::policy::ContentPolicy;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -80,7 +78,8 @@ pub struct FileConfig {
     /// of origins such as `"https://app.example.com"`.
     pub cors_allowed_origins: Option<Vec<String>>,
     pub pricing: Option<PricingConfig>,
-    /// A content policy file whose terms extend the built-in image prompt policy.
+    /// A content policy file whose terms extend the built-in image prompt policy (read by
+    /// `shoal-images`).
     pub image_policy_path: Option<PathBuf>,
     /// The image output classifier's checker file (Stable Diffusion's safety checker,
     /// safetensors); without it image generation answers 503. Read by the binary.
@@ -129,7 +128,6 @@ pub struct GatewayConfig {
     pub rate_card: RateCard,
     pub catalog: Catalog,
     pub cors_origins: AllowedOrigins,
-    pub image_policy: Arc<ContentPolicy>,
 }
 
 impl GatewayConfig {
@@ -214,7 +212,6 @@ impl GatewayConfig {
             rate_card,
             catalog,
             cors_origins,
-            image_policy: Arc::new(ContentPolicy::load(file.image_policy_path.as_deref())?),
         })
     }
 }

@@ -15,7 +15,6 @@ pub mod config;
 pub mod cors;
 pub mod deposits;
 pub mod error;
-pub mod images;
 pub mod metrics;
 pub mod observe;
 pub mod openapi;
@@ -60,8 +59,6 @@ pub struct Inner {
     pub pool: Pool,
     pub key_cache: KeyCache,
     pub metrics: metrics::Metrics,
-    /// The check every rendered image passes before it is returned.
-    pub image_check: Arc<dyn images::check::OutputCheck>,
     /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
     pub deposits: Arc<dyn deposits::DepositSource>,
     /// Browser workers, when the binary wires them in (`shoal-browser`); set once at start.
@@ -82,8 +79,6 @@ impl std::ops::Deref for AppState {
 /// `shoal-classifier`, `shoal-payments`).
 pub struct Seams {
     pub limiter: Arc<dyn RateLimiter>,
-    /// The check every rendered image passes before it is returned.
-    pub image_check: Arc<dyn images::check::OutputCheck>,
     /// Other replicas' workers (see `peers`); `None` on a single node.
     pub peers: Option<Arc<dyn peers::Peers>>,
     pub deposits: Arc<dyn deposits::DepositSource>,
@@ -93,7 +88,6 @@ impl Default for Seams {
     fn default() -> Self {
         Seams {
             limiter: Arc::new(LocalGcra::default()),
-            image_check: Arc::new(images::check::Unconfigured),
             peers: None,
             deposits: Arc::new(deposits::NoDeposits),
         }
@@ -121,7 +115,6 @@ impl AppState {
     pub fn with_seams(config: GatewayConfig, store: Store, seams: Seams) -> Self {
         let Seams {
             limiter,
-            image_check,
             peers,
             deposits,
         } = seams;
@@ -143,7 +136,6 @@ impl AppState {
             limiter,
             key_cache: KeyCache::default(),
             metrics,
-            image_check,
             deposits,
             browser: std::sync::OnceLock::new(),
         }));
@@ -192,17 +184,26 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     ApiError::internal().into_response()
 }
 
+/// Routes other crates add to the gateway's surface; the binary gathers them.
+#[derive(Default)]
+pub struct Routes {
+    /// Under `/api/v1`, behind the key check, in the OpenAPI document (images).
+    pub api: OpenApiRouter<AppState>,
+    /// Outside `/api/v1`, with their own authentication (the dashboard's pages).
+    pub site: Router<AppState>,
+}
+
 /// The public API, mounted at `/api/v1`, with its OpenAPI document (whose paths are
 /// relative to its server, `/api/v1`). A route registered with `routes!` is in the document;
 /// those above the key check need a key, those below do not. CORS applies to these routes
 /// only (see `cors`).
-fn api_v1(state: &AppState) -> Router<AppState> {
+fn api_v1(state: &AppState, extra: OpenApiRouter<AppState>) -> Router<AppState> {
     let (v1, doc) = OpenApiRouter::with_openapi(openapi::Base::openapi())
         .routes(routes!(api::list_models))
         .routes(routes!(api::retrieve_model))
         .routes(routes!(api::balance))
         .routes(routes!(api::chat_completions))
-        .routes(routes!(images::generations))
+        .merge(extra)
         .routes(routes!(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .routes(routes!(openapi::openapi_json))
@@ -213,13 +214,12 @@ fn api_v1(state: &AppState) -> Router<AppState> {
         .layer(cors::layer(&state.config.cors_origins))
 }
 
-/// The whole HTTP surface: the gateway's own routes and `site`, the routes other crates add
-/// outside `/api/v1` (the binary merges the dashboard's pages there).
-pub fn router(state: AppState, site: Router<AppState>) -> Router {
+/// The whole HTTP surface: the gateway's own routes and those other crates add.
+pub fn router(state: AppState, routes: Routes) -> Router {
     let limit = state.config.body_limit_bytes;
     Router::new()
-        .nest("/api/v1", api_v1(&state))
-        .merge(site)
+        .nest("/api/v1", api_v1(&state, routes.api))
+        .merge(routes.site)
         .route("/api/worker/ws", get(worker_ws::worker_socket))
         .route("/health", get(health))
         .route("/metrics", get(metrics_text))
@@ -271,12 +271,12 @@ pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
-    site: Router<AppState>,
+    routes: Routes,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let reaper = spawn_hold_reaper(state.clone());
     let swarm_watch = swarm::spawn_watch(state.clone());
-    let app = router(state, site);
+    let app = router(state, routes);
     // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
     // for up to 40 ms.
     let listener = listener.tap_io(|tcp| {

@@ -119,36 +119,3 @@ impl ToSchema for ChatStreamEvent {
         <ErrorBody as ToSchema>::schemas(schemas);
     }
 }
-
-/// One Server-Sent Event of a streamed image generation (`stream: true`): its `event` name
-/// and its JSON `data`: `image_generation.progress` (`{"type", "step", "steps"}`) while the
-/// image renders, then `image_generation.completed` (`{"type", "b64_json", "created_at",
-/// "size", "output_format", "model", "seed"}`) or `error` (`{"error": {…}}`).
-pub struct ImageStreamEvent;
-
-impl PartialSchema for ImageStreamEvent {
-    fn schema() -> RefOr<Schema> {
-        let names = [
-            "image_generation.progress",
-            "image_generation.completed",
-            "error",
-        ];
-        let event = ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(names));
-        let data = ObjectBuilder::new()
-            .schema_type(Type::String)
-            .content_media_type("application/json");
-        ObjectBuilder::new()
-            .description(Some(
-                "One event of the stream: progress events, then `image_generation.completed` or `error` last",
-            ))
-            .property("event", event)
-            .property("data", data)
-            .required("event")
-            .required("data")
-            .into()
-    }
-}
-
-impl ToSchema for ImageStreamEvent {}

@@ -1,53 +1,97 @@
-//! Image generation: `POST /api/v1/images/generations` (the OpenAI images shape) and
-//! `POST /api/images/generate` (the site's image endpoint). Apart from the chat hot path.
+//! Image generation's gateway side: `POST /api/v1/images/generations` (the OpenAI images
+//! shape) and `POST /api/images/generate` (the site's image endpoint), apart from the chat hot
+//! path. The binary merges [`Images::api_routes`] into the gateway's `/api/v1` (behind its key
+//! check) and the dashboard mounts [`Images::site_routes`] behind a key or its session. The
+//! gateway's pool carries the jobs to image workers; everything about an image request before
+//! and after the worker is here.
 //!
 //! The path of one request, in order: authenticate (a key; on the site's endpoint a
-//! dashboard session will also do), validate ([`params`]), the content policy on the
-//! prompt ([`policy`]: blocked prompts are never held, dispatched or charged), then
-//! [`render`]: hold 10 credits, dispatch to an image worker, the output check ([`check`]),
-//! settle, or void the hold on any failure.
+//! dashboard session will also do), validate (`params`), the content policy on the prompt
+//! (`policy`: blocked prompts are never held, dispatched or charged), then `render`: hold 10
+//! credits, dispatch to an image worker, the output check (`check`, the seam
+//! [`OutputCheck`] that `shoal-classifier` implements), settle, or void the hold on any
+//! failure; `stream` answers `"stream": true` with the render's progress.
 
-pub mod check;
-pub mod params;
-pub mod policy;
-pub mod render;
-pub mod stream;
+mod check;
+mod metrics;
+mod params;
+mod policy;
+mod render;
+mod stream;
 
+pub use check::{Asked, OutputCheck, PngOnly, Unconfigured, Verdict};
+pub use policy::ContentPolicy;
+
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use prometheus_client::encoding::EncodeLabelSet;
 use shoal_protocol::error::ErrorBody;
 use shoal_protocol::images::{ImageData, ImageGenerationRequest, ImageResult, ImagesResponse};
 use shoal_protocol::worker::ImageJobRequest;
 
-use crate::api::JsonBytes;
-use crate::auth::Caller;
-use crate::error::ApiError;
-use crate::observe::RequestStart;
-use crate::openapi::ImageStreamEvent;
-use crate::{now_ms, AppState};
-use params::ImageParams;
-use render::{ImageContext, Progress, Rendered};
+use axum::routing::post;
+use axum::Router;
+use shoal_gateway::api::JsonBytes;
+use shoal_gateway::auth::Caller;
+use shoal_gateway::error::ApiError;
+use shoal_gateway::observe::RequestStart;
+use shoal_gateway::{now_ms, AppState};
 use shoal_store::money::IMAGE_CREDITS;
 use tokio::sync::watch;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::metrics::{ImageMetrics, OutcomeLabels, RuleLabels};
+use crate::params::ImageParams;
+use crate::render::{ImageContext, Progress, Rendered};
+use crate::stream::ImageStreamEvent;
 
 /// Always added to the caller's negative prompt: the usual rendering faults.
 pub const BASELINE_NEGATIVE_PROMPT: &str = "lowres, worst quality, low quality, blurry, jpeg artifacts, watermark, signature, text, deformed, bad anatomy, extra limbs, extra fingers, mutated hands, poorly drawn face, cropped";
 
-/// Labels of `shoal_image_requests`: how each image request ended (a fixed set).
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct OutcomeLabels {
-    pub outcome: &'static str,
+/// Image generation in one gateway: its state, beside the gateway's.
+#[derive(Clone)]
+pub struct Images {
+    app: AppState,
+    /// The prompt policy every request passes before anything is held.
+    policy: Arc<ContentPolicy>,
+    /// The check every rendered image passes before it is returned.
+    check: Arc<dyn OutputCheck>,
+    metrics: Arc<ImageMetrics>,
 }
 
-/// Labels of `shoal_image_prompts_blocked`: the policy rule that fired (a fixed set).
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct RuleLabels {
-    pub rule: &'static str,
+impl Images {
+    /// Image generation on `app`'s pool and store, its metrics served with the gateway's.
+    pub fn new(app: &AppState, policy: ContentPolicy, check: Arc<dyn OutputCheck>) -> Images {
+        let metrics = ImageMetrics::default();
+        app.metrics.register(|registry| metrics.register(registry));
+        Images {
+            app: app.clone(),
+            policy: Arc::new(policy),
+            check,
+            metrics: Arc::new(metrics),
+        }
+    }
+
+    /// `POST /images/generations`, for the gateway's `/api/v1` (its key check, its OpenAPI
+    /// document).
+    pub fn api_routes(&self) -> OpenApiRouter<AppState> {
+        OpenApiRouter::new()
+            .routes(routes!(generations))
+            .with_state(self.clone())
+    }
+
+    /// `POST /api/images/generate`, the site's endpoint; the caller adds the authentication
+    /// that puts a `Caller` in the request.
+    pub fn site_routes(&self) -> Router<AppState> {
+        Router::new()
+            .route("/api/images/generate", post(generate_image))
+            .with_state(self.clone())
+    }
 }
 
 /// An image from a prompt (the OpenAI images shape; `client.images.generate` works as is):
@@ -81,8 +125,8 @@ pub struct RuleLabels {
         (status = 504, description = "The render ran past the time limit; nothing was charged", body = ErrorBody),
     )
 )]
-pub async fn generations(
-    State(state): State<AppState>,
+async fn generations(
+    State(state): State<Images>,
     Extension(caller): Extension<Caller>,
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
@@ -93,15 +137,15 @@ pub async fn generations(
     if params.stream {
         return stream::respond(state, caller, arrived, params, stream::Flavor::OpenAi).await;
     }
-    let (job, rendered) = generate(&state, caller, arrived, params, None).await?;
+    let (job, rendered) = generate(&state, caller, params, None).await?;
     let worker_time = rendered.worker_time;
     let response = openai_response(&job, rendered);
     Ok(answer(&state, arrived, worker_time, &response))
 }
 
 /// `POST /api/images/generate`.
-pub async fn generate_image(
-    State(state): State<AppState>,
+async fn generate_image(
+    State(state): State<Images>,
     Extension(caller): Extension<Caller>,
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
@@ -112,7 +156,7 @@ pub async fn generate_image(
     if params.stream {
         return stream::respond(state, caller, arrived, params, stream::Flavor::Site).await;
     }
-    let (job, rendered) = generate(&state, caller, arrived, params, None).await?;
+    let (job, rendered) = generate(&state, caller, params, None).await?;
     let worker_time = rendered.worker_time;
     let response = image_result(&job, rendered);
     Ok(answer(&state, arrived, worker_time, &response))
@@ -154,25 +198,24 @@ fn arrival(start: Option<Extension<RequestStart>>) -> Instant {
 /// The policy check, then the render; returns the job as sent (its seed and size). The
 /// worker's progress goes to `progress` when given.
 async fn generate(
-    state: &AppState,
+    state: &Images,
     caller: Caller,
-    arrived: Instant,
     params: ImageParams,
     progress: Option<watch::Sender<Progress>>,
 ) -> Result<(ImageJobRequest, Rendered), ApiError> {
-    let policy = &state.config.image_policy;
+    let policy = &state.policy;
     if let Err(rule) = policy.check(&params.prompt, &params.negative_prompt, params.nsfw) {
         record(state, "prompt_blocked");
         state
             .metrics
-            .image_prompts_blocked
+            .prompts_blocked
             .get_or_create(&RuleLabels { rule: rule.label() })
             .inc();
         return Err(ApiError::content_policy_violation(
             "the prompt was blocked by the content policy; nothing was charged",
         ));
     }
-    if !state.image_check.available() {
+    if !state.check.available() {
         record(state, "check_unavailable");
         return Err(ApiError::output_check_unavailable(
             "image generation is unavailable: no image output classifier is configured \
@@ -182,7 +225,6 @@ async fn generate(
     let nsfw = params.nsfw;
     let job = job_request(params);
     let ctx = ImageContext {
-        arrived,
         request_id: request_id(),
         account_id: caller.account_id,
         free_daily: caller.free_daily,
@@ -232,17 +274,17 @@ fn request_id() -> String {
     format!("img-{}", id.simple())
 }
 
-fn counted<T>(state: &AppState, parsed: Result<T, ApiError>) -> Result<T, ApiError> {
+fn counted<T>(state: &Images, parsed: Result<T, ApiError>) -> Result<T, ApiError> {
     if parsed.is_err() {
         record(state, "invalid");
     }
     parsed
 }
 
-fn record(state: &AppState, outcome: &'static str) {
+fn record(state: &Images, outcome: &'static str) {
     state
         .metrics
-        .image_requests
+        .requests
         .get_or_create(&OutcomeLabels { outcome })
         .inc();
 }
@@ -250,7 +292,7 @@ fn record(state: &AppState, outcome: &'static str) {
 /// The JSON answer, written here so that the gateway's overhead (everything but the render)
 /// includes writing a body of several MB.
 fn answer(
-    state: &AppState,
+    state: &Images,
     arrived: Instant,
     worker_time: std::time::Duration,
     body: &impl serde::Serialize,
@@ -262,9 +304,9 @@ fn answer(
 }
 
 /// The gateway's own share of one image request: everything but the render.
-fn observe_overhead(state: &AppState, arrived: Instant, worker_time: std::time::Duration) {
+fn observe_overhead(state: &Images, arrived: Instant, worker_time: std::time::Duration) {
     let overhead = arrived.elapsed().saturating_sub(worker_time);
-    state.metrics.image_overhead.observe(overhead.as_secs_f64());
+    state.metrics.overhead.observe(overhead.as_secs_f64());
 }
 
 #[cfg(test)]

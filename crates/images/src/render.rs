@@ -14,10 +14,12 @@ use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome};
 use tokio::sync::{oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::check::{Asked, Verdict};
-use crate::error::ApiError;
-use crate::pool::{DispatchError, ImageEvent, ImageJob, WorkerId};
-use crate::{now_ms, AppState};
+use shoal_gateway::error::ApiError;
+use shoal_gateway::now_ms;
+use shoal_gateway::pool::{DispatchError, ImageEvent, ImageJob, WorkerId};
+
+use crate::check::{Asked, Verdict};
+use crate::Images;
 
 /// How many workers an image job is offered to before it gives up.
 const MAX_ATTEMPTS: usize = 3;
@@ -33,7 +35,6 @@ pub struct Progress {
 
 /// Everything about one admitted image request that the driver needs.
 pub struct ImageContext {
-    pub arrived: Instant,
     pub request_id: String,
     pub account_id: shoal_store::AccountId,
     /// Free daily credits the request may spend (0 for an API key).
@@ -93,7 +94,7 @@ impl Failure {
 type Answer = Result<Rendered, (Failure, ApiError)>;
 
 /// Holds, renders and settles; a hold once taken is always ended.
-pub async fn run(state: AppState, ctx: ImageContext) -> Answer {
+pub async fn run(state: Images, ctx: ImageContext) -> Answer {
     let cancel = CancellationToken::new();
     // Dropped with the handler's future when the client goes away.
     let guard = cancel.clone().drop_guard();
@@ -107,7 +108,7 @@ pub async fn run(state: AppState, ctx: ImageContext) -> Answer {
 }
 
 async fn drive(
-    state: AppState,
+    state: Images,
     ctx: ImageContext,
     cancel: CancellationToken,
     ready: oneshot::Sender<Answer>,
@@ -118,12 +119,12 @@ async fn drive(
         account_id: ctx.account_id,
         credits: IMAGE_CREDITS,
         model: "image".into(),
-        expires_at: now + state.config.hold_ttl.as_millis() as i64,
+        expires_at: now + state.app.config.hold_ttl.as_millis() as i64,
         free_daily: ctx.free_daily,
         key_id: ctx.key_id,
     };
     // Not cancellable: once written, the hold must be ended below.
-    match state.store.hold(&hold, now).await {
+    match state.app.store.hold(&hold, now).await {
         Ok(HoldOutcome::Held) => {}
         Ok(HoldOutcome::Insufficient { needed, available }) => {
             let e = ApiError::insufficient_credits(needed, available);
@@ -154,15 +155,15 @@ async fn drive(
 
 /// Dispatches until a worker returns an image that passes the check, or gives up.
 async fn render(
-    state: &AppState,
+    state: &Images,
     ctx: &ImageContext,
     cancel: &CancellationToken,
 ) -> Result<Rendered, (Failure, ApiError)> {
-    let deadline = tokio::time::Instant::now() + state.config.request_timeout;
+    let deadline = tokio::time::Instant::now() + state.app.config.request_timeout;
     let mut tried: Vec<WorkerId> = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
         let dispatched = tokio::select! {
-            d = state.pool.dispatch_image(&ctx.job, &tried) => d,
+            d = state.app.pool.dispatch_image(&ctx.job, &tried) => d,
             _ = cancel.cancelled() => return Err((Failure::Cancelled, ApiError::internal())),
         };
         let mut job = match dispatched {
@@ -231,14 +232,10 @@ async fn render(
 
 /// The answer for an image the output check did not pass. The image is dropped by the
 /// caller; nothing of it is logged or counted beyond the rule.
-fn refusal(state: &AppState, verdict: Verdict) -> (Failure, ApiError) {
+fn refusal(state: &Images, verdict: Verdict) -> (Failure, ApiError) {
     let blocked = |rule: &'static str| {
-        let labels = super::RuleLabels { rule };
-        state
-            .metrics
-            .image_outputs_blocked
-            .get_or_create(&labels)
-            .inc();
+        let labels = crate::metrics::RuleLabels { rule };
+        state.metrics.outputs_blocked.get_or_create(&labels).inc();
     };
     match verdict {
         Verdict::AdultInSfw => {
@@ -283,7 +280,7 @@ enum Attempt {
 
 /// Waits for one job's end, passing its progress on.
 async fn wait(
-    state: &AppState,
+    state: &Images,
     ctx: &ImageContext,
     job: &mut ImageJob,
     cancel: &CancellationToken,
@@ -297,7 +294,7 @@ async fn wait(
         };
         match event {
             Some(ImageEvent::Progress { step, steps }) => {
-                state.metrics.image_steps.inc();
+                state.metrics.steps.inc();
                 if let Some(tx) = &ctx.progress {
                     tx.send_replace(Progress { step, steps });
                 }
@@ -318,8 +315,8 @@ async fn wait(
 
 /// Decodes the worker's base64 and runs the output check on the PNG, on a blocking thread:
 /// decoding MBs (and a classifier) must not stall the runtime that serves chat.
-async fn inspect(state: &AppState, ctx: &ImageContext, png_base64: String) -> (Verdict, String) {
-    let check = std::sync::Arc::clone(&state.image_check);
+async fn inspect(state: &Images, ctx: &ImageContext, png_base64: String) -> (Verdict, String) {
+    let check = std::sync::Arc::clone(&state.check);
     let asked = Asked {
         width: ctx.job.width,
         height: ctx.job.height,
@@ -336,15 +333,15 @@ async fn inspect(state: &AppState, ctx: &ImageContext, png_base64: String) -> (V
     .await;
     state
         .metrics
-        .image_check
+        .check_seconds
         .observe(started.elapsed().as_secs_f64());
     judged.unwrap_or_else(|_| (Verdict::Unavailable, String::new()))
 }
 
 /// Cancels a job whose result is no longer wanted; its slot frees when the worker reports
 /// the end, or after a grace period if it never does.
-fn stop(state: &AppState, mut job: ImageJob) {
-    state.pool.cancel(&job.id);
+fn stop(state: &Images, mut job: ImageJob) {
+    state.app.pool.cancel(&job.id);
     let state = state.clone();
     tokio::spawn(async move {
         let ended = tokio::time::timeout(CANCEL_GRACE, async {
@@ -356,12 +353,12 @@ fn stop(state: &AppState, mut job: ImageJob) {
         })
         .await;
         if ended.is_err() {
-            state.pool.abandon(&job.id);
+            state.app.pool.abandon(&job.id);
         }
     });
 }
 
-async fn settle(state: &AppState, request_id: &str) {
+async fn settle(state: &Images, request_id: &str) {
     let charge = Charge {
         input_tokens: 0,
         output_tokens: 0,
@@ -369,13 +366,14 @@ async fn settle(state: &AppState, request_id: &str) {
         credits: IMAGE_CREDITS,
     };
     match state
+        .app
         .store
         .settle(request_id, Some(&charge), now_ms())
         .await
     {
         Ok(SettleOutcome::Settled { charged, .. }) => {
             let charged = u64::try_from(charged).unwrap_or(0);
-            state.metrics.credits_charged.inc_by(charged);
+            state.app.metrics.credits_charged.inc_by(charged);
         }
         Ok(_) => {}
         Err(e) => {
@@ -384,8 +382,8 @@ async fn settle(state: &AppState, request_id: &str) {
     }
 }
 
-async fn void(state: &AppState, request_id: &str) {
-    if let Err(e) = state.store.void(request_id, now_ms()).await {
+async fn void(state: &Images, request_id: &str) {
+    if let Err(e) = state.app.store.void(request_id, now_ms()).await {
         tracing::error!(request_id, error = %e, "voiding an image hold failed; the reaper will release it");
     }
 }

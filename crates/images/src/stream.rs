@@ -27,12 +27,17 @@ use serde_json::json;
 use shoal_protocol::error::ErrorBody;
 use shoal_protocol::worker::ImageJobRequest;
 use tokio::sync::watch;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
-use super::params::ImageParams;
-use super::render::{Progress, Rendered};
-use crate::auth::Caller;
-use crate::error::ApiError;
-use crate::{now_ms, AppState};
+use shoal_gateway::auth::Caller;
+use shoal_gateway::error::ApiError;
+use shoal_gateway::now_ms;
+
+use crate::params::ImageParams;
+use crate::render::{Progress, Rendered};
+use crate::Images;
 
 /// A comment line this often keeps proxies from closing a quiet stream (a step can take
 /// seconds on a CPU).
@@ -53,7 +58,7 @@ type Rendering = Pin<Box<dyn Future<Output = Outcome> + Send>>;
 /// Starts the render and answers: an error response if it fails before a worker has the
 /// job, else the event stream.
 pub async fn respond(
-    state: AppState,
+    state: Images,
     caller: Caller,
     arrived: Instant,
     params: ImageParams,
@@ -62,9 +67,7 @@ pub async fn respond(
     let (tx, mut rx) = watch::channel(Progress::default());
     let render_state = state.clone();
     let mut rendering: Rendering =
-        Box::pin(
-            async move { super::generate(&render_state, caller, arrived, params, Some(tx)).await },
-        );
+        Box::pin(async move { crate::generate(&render_state, caller, params, Some(tx)).await });
     let dispatched = tokio::select! {
         biased;
         outcome = &mut rendering => Err(outcome),
@@ -114,7 +117,7 @@ struct Live {
     /// Events made before the stream started, sent first.
     pending: VecDeque<Event>,
     flavor: Flavor,
-    state: AppState,
+    state: Images,
     arrived: Instant,
 }
 
@@ -157,12 +160,12 @@ impl Live {
                 let worker_time = rendered.worker_time;
                 let event = match self.flavor {
                     Flavor::Site => {
-                        let result = super::image_result(&job, rendered);
+                        let result = crate::image_result(&job, rendered);
                         event("result", &result)
                     }
                     Flavor::OpenAi => completed(&job, rendered),
                 };
-                super::observe_overhead(&self.state, self.arrived, worker_time);
+                crate::observe_overhead(&self.state, self.arrived, worker_time);
                 event
             }
             Err(e) => {
@@ -205,3 +208,36 @@ fn event(name: &str, data: &impl serde::Serialize) -> Event {
     let text = serde_json::to_string(data).unwrap_or_else(|_| "{}".to_owned());
     Event::default().event(name).data(text)
 }
+
+/// One Server-Sent Event of a streamed image generation (`stream: true`): its `event` name
+/// and its JSON `data`: `image_generation.progress` (`{"type", "step", "steps"}`) while the
+/// image renders, then `image_generation.completed` (`{"type", "b64_json", "created_at",
+/// "size", "output_format", "model", "seed"}`) or `error` (`{"error": {…}}`).
+pub struct ImageStreamEvent;
+
+impl PartialSchema for ImageStreamEvent {
+    fn schema() -> RefOr<Schema> {
+        let names = [
+            "image_generation.progress",
+            "image_generation.completed",
+            "error",
+        ];
+        let event = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(names));
+        let data = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .content_media_type("application/json");
+        ObjectBuilder::new()
+            .description(Some(
+                "One event of the stream: progress events, then `image_generation.completed` or `error` last",
+            ))
+            .property("event", event)
+            .property("data", data)
+            .required("event")
+            .required("data")
+            .into()
+    }
+}
+
+impl ToSchema for ImageStreamEvent {}

@@ -10,12 +10,12 @@ use shoal_protocol::worker::{ErrorCode, GatewayMessage, ServedModel, WorkerKind}
 use shoal_store::{AccountId, Store};
 use tokio::sync::{mpsc, watch};
 
-use super::check::{Asked, OutputCheck, PngOnly, Verdict};
-use super::render::{self, Failure, ImageContext, Progress};
+use shoal_gateway::config::{FileConfig, GatewayConfig};
+use shoal_gateway::pool::{ImageEvent, WorkerId};
+
 use super::*;
-use crate::config::{FileConfig, GatewayConfig};
-use crate::pool::{ImageEvent, WorkerId};
-use crate::Seams;
+use crate::check::{Asked, OutputCheck, PngOnly, Verdict};
+use crate::render::{self, Failure, ImageContext, Progress};
 
 struct Withhold;
 impl OutputCheck for Withhold {
@@ -32,7 +32,7 @@ impl OutputCheck for Always {
     }
 }
 
-async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (AppState, AccountId) {
+async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (Images, AccountId) {
     let file = FileConfig {
         request_timeout_secs: Some(2),
         queue_timeout_secs: Some(1),
@@ -50,22 +50,20 @@ async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (AppState, AccountI
             .await
             .unwrap();
     }
-    let seams = Seams {
-        image_check: check,
-        ..Seams::default()
-    };
-    let state = AppState::with_seams(config, store, seams);
+    let app = AppState::new(config, store);
+    let state = Images::new(&app, ContentPolicy::default(), check);
     (state, account)
 }
 
 /// A worker on the pool: its outbox is what the gateway sends it.
-fn connect(state: &AppState, capacity: u32) -> (WorkerId, mpsc::UnboundedReceiver<GatewayMessage>) {
+fn connect(state: &Images, capacity: u32) -> (WorkerId, mpsc::UnboundedReceiver<GatewayMessage>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let model = ServedModel {
         id: "sd-test".into(),
         ..Default::default()
     };
     let id = state
+        .app
         .pool
         .register(WorkerKind::Image, vec![model], HashMap::new(), capacity, tx);
     (id, rx)
@@ -85,7 +83,6 @@ fn context(account: AccountId, progress: Option<watch::Sender<Progress>>) -> Ima
     )
     .unwrap();
     ImageContext {
-        arrived: std::time::Instant::now(),
         request_id: request_id(),
         account_id: account,
         free_daily: 0,
@@ -98,7 +95,7 @@ fn context(account: AccountId, progress: Option<watch::Sender<Progress>>) -> Ima
 
 /// Answers every image job on this worker with progress and a PNG of the asked size.
 fn render_everything(
-    state: AppState,
+    state: Images,
     worker: WorkerId,
     mut jobs: mpsc::UnboundedReceiver<GatewayMessage>,
 ) {
@@ -112,9 +109,10 @@ fn render_everything(
                     step: 1,
                     steps: request.steps,
                 };
-                state.pool.deliver_image(worker, &job_id, progress);
+                state.app.pool.deliver_image(worker, &job_id, progress);
                 let png_base64 = png_header(request.width, request.height);
                 state
+                    .app
                     .pool
                     .deliver_image(worker, &job_id, ImageEvent::Image { png_base64 });
             }
@@ -129,8 +127,8 @@ async fn next_job(jobs: &mut mpsc::UnboundedReceiver<GatewayMessage>) -> String 
     }
 }
 
-async fn credits(state: &AppState, account: AccountId) -> (i64, i64) {
-    let b = state.store.balance(account, now_ms()).await.unwrap();
+async fn credits(state: &Images, account: AccountId) -> (i64, i64) {
+    let b = state.app.store.balance(account, now_ms()).await.unwrap();
     (b.credits, b.credits_held)
 }
 
@@ -148,6 +146,7 @@ async fn an_image_is_charged_10_credits_and_progress_is_relayed() {
     assert_eq!(*rx.borrow(), Progress { step: 1, steps: 32 });
     assert_eq!(credits(&state, account).await, (90, 0));
     assert!(state
+        .app
         .store
         .verify_ledger()
         .await
@@ -181,6 +180,7 @@ async fn no_image_worker_is_a_503_and_the_hold_is_voided() {
         ..Default::default()
     };
     state
+        .app
         .pool
         .register(WorkerKind::Upstream, vec![chat], HashMap::new(), 4, tx);
     let (failure, e) = render::run(state.clone(), context(account, None))
@@ -203,7 +203,7 @@ async fn a_failing_worker_is_refunded_and_a_retryable_failure_fails_over() {
         code: ErrorCode::InferenceFailed,
         retryable: false,
     };
-    state.pool.deliver_image(worker, &job, failed);
+    state.app.pool.deliver_image(worker, &job, failed);
     let (failure, e) = task.await.unwrap().unwrap_err();
     assert_eq!((failure, e.status.as_u16()), (Failure::WorkerFailed, 502));
     assert_eq!(credits(&state, account).await, (100, 0));
@@ -220,7 +220,7 @@ async fn a_failing_worker_is_refunded_and_a_retryable_failure_fails_over() {
             code: ErrorCode::UpstreamUnavailable,
             retryable: true,
         };
-        state.pool.deliver_image(worker, &job_id, lost);
+        state.app.pool.deliver_image(worker, &job_id, lost);
     }
     assert_eq!(task.await.unwrap().unwrap().model, "sd-test");
     assert_eq!(credits(&state, account).await, (90, 0));
@@ -272,7 +272,7 @@ async fn classifier_verdicts_are_refunded_answers_and_blocks_are_counted_by_rule
             .unwrap_err();
         assert_eq!((got, e.status.as_u16(), e.code), (failure, status, code));
         assert_eq!(credits(&state, account).await, (100, 0), "{code}");
-        let metrics = state.metrics.encode();
+        let metrics = state.app.metrics.encode();
         let line = |rule: &str| format!("shoal_image_outputs_blocked_total{{rule=\"{rule}\"}} 1");
         assert_eq!(
             metrics.contains(&line("adult")),
@@ -294,7 +294,7 @@ async fn a_malformed_image_is_not_returned_or_charged() {
     let wrong_size = ImageEvent::Image {
         png_base64: png_header(64, 64),
     };
-    state.pool.deliver_image(worker, &job, wrong_size);
+    state.app.pool.deliver_image(worker, &job, wrong_size);
     let (failure, _) = task.await.unwrap().unwrap_err();
     assert_eq!(failure, Failure::WorkerFailed);
     assert_eq!(credits(&state, account).await, (100, 0));
@@ -351,6 +351,7 @@ async fn concurrent_image_requests_never_overspend() {
     assert_eq!(ok, 3);
     assert_eq!(credits(&state, account).await, (5, 0));
     assert!(state
+        .app
         .store
         .verify_ledger()
         .await
@@ -378,7 +379,7 @@ fn the_job_carries_the_baseline_negative_prompt_and_a_seed() {
 
 /// A streamed request for a 512×640 image with seed 42, as an API key's.
 async fn start_stream(
-    state: &AppState,
+    state: &Images,
     account: AccountId,
     flavor: stream::Flavor,
 ) -> Result<axum::response::Response, ApiError> {
@@ -499,14 +500,14 @@ async fn an_openai_stream_relays_steps_then_a_failure_as_an_error_event_and_refu
         "held while rendering"
     );
     let step = ImageEvent::Progress { step: 7, steps: 32 };
-    state.pool.deliver_image(worker, &job, step);
+    state.app.pool.deliver_image(worker, &job, step);
     let seventh = read_events(&mut body, &mut buffer, 1).await;
     assert_eq!(seventh[0].1["step"], 7);
     let failed = ImageEvent::Failed {
         code: ErrorCode::InferenceFailed,
         retryable: false,
     };
-    state.pool.deliver_image(worker, &job, failed);
+    state.app.pool.deliver_image(worker, &job, failed);
     let rest = read_events(&mut body, &mut buffer, usize::MAX).await;
     assert_eq!(rest.len(), 1, "{rest:?}");
     let (name, error) = &rest[0];

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use shoal_gateway::config::{FileConfig, GatewayConfig};
-use shoal_gateway::{AppState, Seams};
+use shoal_gateway::{AppState, Routes, Seams};
 
 use crate::StoreArgs;
 
@@ -118,6 +118,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let image_check = crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
     let payments = crate::deposits::load(&mut file)?;
     let dashboard = shoal_dashboard::Config::from_file(&file)?;
+    let image_policy = shoal_images::ContentPolicy::load(file.image_policy_path.as_deref())?;
     let config = GatewayConfig::from_file(file)?;
     let browser = shoal_browser::open(args.browser.files())?;
     let listener = tokio::net::TcpListener::bind(config.listen)
@@ -132,7 +133,6 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
     let mut seams = Seams {
         limiter,
-        image_check,
         peers: peers.clone(),
         ..Seams::default()
     };
@@ -162,8 +162,12 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             p.drain();
         }
     };
-    let site = shoal_dashboard::routes(&state, dashboard);
-    shoal_gateway::serve(listener, state, site, shutdown).await?;
+    let images = shoal_images::Images::new(&state, image_policy, image_check);
+    let routes = Routes {
+        api: images.api_routes(),
+        site: shoal_dashboard::routes(&state, dashboard, &images),
+    };
+    shoal_gateway::serve(listener, state, routes, shutdown).await?;
     if let Some(p) = &peers {
         p.leave().await;
     }
