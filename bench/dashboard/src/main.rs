@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shoal_gateway::config::GatewayConfig;
+use shoal_gateway::GatewayConfig;
 use shoal_gateway::{AppState, Routes};
 use shoal_images::{ContentPolicy, Images, Unconfigured};
 use shoal_store::{Charge, HoldRequest, Store};

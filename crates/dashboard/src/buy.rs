@@ -12,7 +12,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use qrcode::render::svg;
 use qrcode::QrCode;
 use serde::{Deserialize, Serialize};
@@ -21,12 +21,12 @@ use shoal_store::deposits::split_credits;
 
 use super::pages::{balance_view, signed_in};
 use super::templates::render;
-use shoal_gateway::auth::Caller;
-use shoal_gateway::deposits::{
+use shoal_gateway::now_ms;
+use shoal_gateway::ApiError;
+use shoal_gateway::Caller;
+use shoal_gateway::{
     account_view, option_of, parse_units, DepositOption, DepositView, DepositsResponse,
 };
-use shoal_gateway::error::ApiError;
-use shoal_gateway::now_ms;
 
 use crate::Site;
 
@@ -80,7 +80,7 @@ pub async fn buy_page(
 /// `GET /dashboard/api/deposits` (session): what the page shows, for its script.
 pub async fn deposits_json(
     State(state): State<Site>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
 ) -> Result<Json<DepositsResponse>, ApiError> {
     Ok(Json(account_view(&state, caller.account_id).await?))
 }

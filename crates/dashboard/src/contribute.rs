@@ -13,8 +13,8 @@ use serde_json::json;
 
 use super::session;
 use super::templates::render;
-use shoal_gateway::error::ApiError;
 use shoal_gateway::now_ms;
+use shoal_gateway::ApiError;
 
 use crate::Site;
 

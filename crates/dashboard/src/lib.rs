@@ -40,8 +40,8 @@ use axum::middleware::{from_fn, from_fn_with_state, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use shoal_gateway::config::FileConfig;
-use shoal_gateway::{api, auth};
+use shoal_gateway::FileConfig;
+
 use shoal_images::Images;
 
 use shoal_gateway::AppState;
@@ -144,7 +144,7 @@ pub fn routes(state: &AppState, config: Config, images: &Images) -> Router<AppSt
 
 fn pages(site: Site) -> Router<AppState> {
     let calls = Router::new()
-        .route("/dashboard/api/chat", post(api::chat_completions))
+        .route("/dashboard/api/chat", post(shoal_gateway::chat_completions))
         .route("/dashboard/api/balance", get(pages::balance_json))
         .route("/dashboard/api/deposits", get(buy::deposits_json))
         .route_layer(from_fn_with_state(site.app.clone(), session::authenticate));
@@ -197,7 +197,7 @@ async fn key_or_session(state: State<AppState>, req: Request, next: Next) -> Res
     if !has_key && session::token(req.headers()).is_some() {
         return session::authenticate(state, req, next).await;
     }
-    auth::authenticate(state, req, next).await
+    shoal_gateway::authenticate(state, req, next).await
 }
 
 /// Security headers on every dashboard response.

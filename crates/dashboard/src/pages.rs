@@ -22,8 +22,8 @@ use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
 use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
 use super::templates::render;
 use super::{chart, session};
-use shoal_gateway::auth::Caller;
-use shoal_gateway::error::ApiError;
+use shoal_gateway::ApiError;
+use shoal_gateway::Caller;
 use shoal_gateway::{now_ms, AppState};
 
 use crate::Site;
@@ -430,7 +430,7 @@ async fn usage_context(
 /// scripts.
 pub async fn balance_json(
     State(state): State<Site>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let b = balance_view(&state, caller.account_id).await?;
     Ok(Json(json!(b)))

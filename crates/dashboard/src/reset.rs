@@ -25,7 +25,7 @@ use super::pages::{client_address, see_other};
 use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
 use super::session;
 use super::templates::render;
-use shoal_gateway::error::ApiError;
+use shoal_gateway::ApiError;
 use shoal_gateway::{now_ms, AppState};
 
 use crate::Site;

@@ -19,9 +19,9 @@ use axum::response::{IntoResponse, Response};
 use shoal_store::money::{free_allowance, Payer};
 use shoal_store::AccountId;
 
-use shoal_gateway::auth::{AccountTag, Caller};
-use shoal_gateway::error::ApiError;
+use shoal_gateway::ApiError;
 use shoal_gateway::{now_ms, AppState};
+use shoal_gateway::{AccountTag, Caller};
 
 use crate::Site;
 
@@ -110,7 +110,7 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     // Session limits are keyed by the negated account id: API key ids are positive.
     let decision = state.limiter.check(-account, limit).await;
     if !decision.allowed {
-        let retry = shoal_gateway::ratelimit::retry_after_secs(decision.retry_after);
+        let retry = shoal_gateway::retry_after_secs(decision.retry_after);
         return ApiError::rate_limited(limit, retry).into_response();
     }
     req.extensions_mut().insert(Caller {

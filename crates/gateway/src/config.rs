@@ -10,8 +10,8 @@ use std::time::Duration;
 use serde::Deserialize;
 use shoal_store::money::RateCard;
 
-use crate::catalog::{Catalog, ModelSpec};
-use crate::cors::AllowedOrigins;
+use crate::chat::catalog::{Catalog, ModelSpec};
+use crate::http::AllowedOrigins;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";

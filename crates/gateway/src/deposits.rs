@@ -13,7 +13,7 @@
 //! the head the watcher last saw; nothing here calls the chain's node.
 
 use axum::extract::State;
-use axum::{Extension, Json};
+use axum::Json;
 use prometheus_client::registry::Registry;
 use serde::Serialize;
 use shoal_protocol::error::ErrorBody;
@@ -21,8 +21,8 @@ use shoal_store::deposits::{DepositRecord, PendingDeposit};
 use shoal_store::AccountId;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::http::ApiError;
+use crate::http::Caller;
 use crate::AppState;
 
 /// One way an account can pay: a token on a chain, to the account's own address.
@@ -123,7 +123,7 @@ pub struct DepositsResponse {
 )]
 pub async fn account_deposits(
     State(state): State<AppState>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
 ) -> Result<Json<DepositsResponse>, ApiError> {
     Ok(Json(account_view(&state, caller.account_id).await?))
 }

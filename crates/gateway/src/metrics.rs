@@ -117,7 +117,7 @@ impl Metrics {
     }
 
     /// Serves the pool's counters beside the rest.
-    pub fn register_pool(&mut self, counters: &crate::pool::PoolCounters) {
+    pub fn register_pool(&mut self, counters: &crate::workers::pool::PoolCounters) {
         let r = self.registry_mut();
         r.register(
             "jobs_dispatched",
@@ -136,7 +136,7 @@ impl Metrics {
         );
     }
 
-    pub fn register_swarm(&mut self, m: &crate::swarm::SwarmMetrics) {
+    pub fn register_swarm(&mut self, m: &crate::workers::swarm::SwarmMetrics) {
         let r = self.registry_mut();
         r.register(
             "swarm_available",

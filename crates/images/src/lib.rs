@@ -35,10 +35,10 @@ use shoal_protocol::worker::ImageJobRequest;
 
 use axum::routing::post;
 use axum::Router;
-use shoal_gateway::api::JsonBytes;
-use shoal_gateway::auth::Caller;
-use shoal_gateway::error::ApiError;
-use shoal_gateway::observe::RequestStart;
+use shoal_gateway::ApiError;
+use shoal_gateway::Caller;
+use shoal_gateway::JsonBytes;
+use shoal_gateway::RequestStart;
 use shoal_gateway::{now_ms, AppState};
 use shoal_store::money::IMAGE_CREDITS;
 use tokio::sync::watch;
@@ -127,7 +127,7 @@ impl Images {
 )]
 async fn generations(
     State(state): State<Images>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {
@@ -146,7 +146,7 @@ async fn generations(
 /// `POST /api/images/generate`.
 async fn generate_image(
     State(state): State<Images>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use shoal_gateway::error::ApiError;
+use shoal_gateway::ApiError;
 
 pub const MIN_SIDE: u32 = 512;
 pub const MAX_SIDE: u32 = 1536;

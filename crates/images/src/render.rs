@@ -14,9 +14,9 @@ use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome};
 use tokio::sync::{oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
-use shoal_gateway::error::ApiError;
 use shoal_gateway::now_ms;
 use shoal_gateway::pool::{DispatchError, ImageEvent, ImageJob, WorkerId};
+use shoal_gateway::ApiError;
 
 use crate::check::{Asked, Verdict};
 use crate::Images;

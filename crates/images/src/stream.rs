@@ -31,9 +31,9 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use shoal_gateway::auth::Caller;
-use shoal_gateway::error::ApiError;
 use shoal_gateway::now_ms;
+use shoal_gateway::ApiError;
+use shoal_gateway::Caller;
 
 use crate::params::ImageParams;
 use crate::render::{Progress, Rendered};

@@ -10,8 +10,8 @@ use shoal_protocol::worker::{ErrorCode, GatewayMessage, ServedModel, WorkerKind}
 use shoal_store::{AccountId, Store};
 use tokio::sync::{mpsc, watch};
 
-use shoal_gateway::config::{FileConfig, GatewayConfig};
 use shoal_gateway::pool::{ImageEvent, WorkerId};
+use shoal_gateway::{FileConfig, GatewayConfig};
 
 use super::*;
 use crate::check::{Asked, OutputCheck, PngOnly, Verdict};

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use shoal_gateway::config::FileConfig;
 use shoal_gateway::now_ms;
+use shoal_gateway::FileConfig;
 use shoal_store::{AccountId, Store};
 
 use crate::StoreArgs;

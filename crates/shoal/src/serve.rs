@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use shoal_gateway::config::{FileConfig, GatewayConfig};
 use shoal_gateway::{AppState, Routes, Seams};
+use shoal_gateway::{FileConfig, GatewayConfig};
 
 use crate::StoreArgs;
 
@@ -321,7 +321,7 @@ fn data_dir(store_args: &StoreArgs) -> PathBuf {
     store_args
         .data_dir
         .clone()
-        .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR))
+        .unwrap_or_else(|| PathBuf::from(shoal_gateway::DEFAULT_DATA_DIR))
 }
 
 /// The generated test model in the data folder, written afresh on every start (it takes a few

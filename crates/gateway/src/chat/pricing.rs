@@ -5,7 +5,7 @@ use shoal_protocol::chat::ChatCompletionRequest;
 use shoal_protocol::worker::JobUsage;
 use shoal_store::money::RateCard;
 
-use crate::catalog::ModelSpec;
+use crate::chat::catalog::ModelSpec;
 
 /// Output tokens the worker will be allowed to generate: the request's own limit, capped by
 /// the model's. The job sent to a worker carries this number, so the hold always covers it.

@@ -10,17 +10,19 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use shoal_protocol::chat::{
-    ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionTokensDetails, Delta,
-    FunctionCall, ResponseMessage, Role, ToolCall, ToolCallDelta, ToolType, Usage,
+    ChatCompletion, ChatCompletionChunk, Delta, FunctionCall, ResponseMessage, Role, ToolCall,
+    ToolCallDelta, ToolType, Usage,
 };
+use shoal_protocol::error::ErrorBody;
 use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage};
 use shoal_store::{Charge, HoldOutcome, HoldRequest};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::error::ApiError;
-use crate::pool::{DispatchError, Job, JobEvent, WorkerId};
-use crate::pricing::UsageBounds;
+use crate::chat::pricing::UsageBounds;
+use crate::http::ApiError;
+use crate::workers::pool::{DispatchError, Job, JobEvent, WorkerId};
+use crate::workers::swarm;
 use crate::{now_ms, AppState};
 
 /// How many workers a request is offered to before it gives up.
@@ -108,16 +110,12 @@ struct Answer {
 /// Dispatch, offering the job to other workers while it fails before its first event. A
 /// worker that takes the job and says nothing is stopped at the deadline or when the client
 /// leaves, so its slot is freed and the request ends.
-async fn start(
-    state: &AppState,
-    ctx: &JobContext,
-    cancel: &CancellationToken,
-    deadline: tokio::time::Instant,
-) -> Result<(Job, JobEvent, Instant), NotStarted> {
+async fn start(state: &AppState, ctx: &JobContext, until: &Until) -> Result<Started, NotStarted> {
+    let (cancel, deadline) = (&until.cancel, until.deadline);
     let mut tried: Vec<WorkerId> = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
         let dispatched = tokio::select! {
-            d = crate::swarm::dispatch(state, &ctx.model, &ctx.job, &tried) => d,
+            d = swarm::dispatch(state, &ctx.model, &ctx.job, &tried) => d,
             _ = cancel.cancelled() => return Err(ApiError::internal().into()),
             _ = tokio::time::sleep_until(deadline) => return Err(ApiError::timeout().into()),
         };
@@ -159,10 +157,23 @@ async fn start(
             }
             None => tried.push(job.worker),
             Some(JobEvent::Failed { code, .. }) => return Err(worker_refused(&code).into()),
-            Some(first) => return Ok((job, first, dispatched)),
+            Some(first) => {
+                return Ok(Started {
+                    job,
+                    first,
+                    dispatched,
+                })
+            }
         }
     }
     Err(ApiError::no_worker("the workers serving this model failed; retry shortly").into())
+}
+
+/// A job that has said something: its first event, and when it was dispatched.
+struct Started {
+    job: Job,
+    first: JobEvent,
+    dispatched: Instant,
 }
 
 /// A request that got no first event: why, and its job if a worker still runs it.
@@ -191,12 +202,6 @@ fn worker_refused(code: &ErrorCode) -> ApiError {
     }
 }
 
-/// What the client has been sent, for billing when the worker can't report usage.
-#[derive(Default)]
-struct Delivered {
-    deltas: u64,
-}
-
 async fn drive(
     state: AppState,
     ctx: JobContext,
@@ -205,40 +210,24 @@ async fn drive(
 ) {
     // Not cancellable: once the hold is written it must be ended, so this task outlives a
     // client that goes away meanwhile (the select below then voids it).
-    match state.store.hold(&ctx.hold, now_ms()).await {
-        Ok(HoldOutcome::Held) => {}
-        Ok(HoldOutcome::Insufficient { needed, available }) => {
-            let _ = ready.send(Err(ApiError::insufficient_credits(needed, available)));
-            return;
-        }
-        Err(e) => {
-            let _ = ready.send(Err(e.into()));
-            return;
-        }
+    if let Err(e) = take_hold(&state, &ctx).await {
+        let _ = ready.send(Err(e));
+        return;
     }
     // One limit for the whole request, queueing and a silent worker included.
-    let deadline = tokio::time::Instant::from_std(ctx.arrived) + state.config.request_timeout;
-    let (mut job, first, dispatched) = match start(&state, &ctx, &cancel, deadline).await {
-        Ok(v) => v,
-        Err(NotStarted {
-            error,
-            running: None,
-        }) => {
-            void(&state, &ctx.request_id).await;
-            let _ = ready.send(Err(error));
-            return;
-        }
-        // The client hears at once; the worker gets its cancel grace meanwhile.
-        Err(NotStarted {
-            error,
-            running: Some(mut job),
-        }) => {
-            let _ = ready.send(Err(error));
-            stop(&state, &mut job).await;
-            void(&state, &ctx.request_id).await;
-            return;
-        }
+    let until = Until {
+        cancel,
+        deadline: tokio::time::Instant::from_std(ctx.arrived) + state.config.request_timeout,
     };
+    let started = match start(&state, &ctx, &until).await {
+        Ok(started) => started,
+        Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
+    };
+    let Started {
+        mut job,
+        first,
+        dispatched,
+    } = started;
     let outcome = if ctx.stream {
         let (tx, rx) = mpsc::channel::<Bytes>(64);
         let answer = Answer {
@@ -246,35 +235,68 @@ async fn drive(
             worker_time: dispatched.elapsed(),
         };
         if ready.send(Ok(answer)).is_err() {
-            cancel.cancel();
+            until.cancel.cancel();
         }
-        relay_stream(&state, &ctx, &mut job, first, tx, &cancel, deadline).await
+        relay_stream(&state, &ctx, &mut job, first, tx, &until).await
     } else {
-        let mut acc = Accumulator::default();
-        let mut outcome = collect(&mut job, first, &mut acc, &cancel, deadline).await;
-        if let Outcome::Done { usage, .. } = &mut outcome {
-            *usage = bounded(&state, &ctx, job.worker, *usage);
-        }
-        if let Outcome::Done {
-            finish_reason,
-            usage,
-        } = &outcome
-        {
-            let worker_time = dispatched.elapsed();
-            let body = acc.into_completion(&ctx, finish_reason, usage);
-            let _ = ready.send(Ok(Answer {
-                ready: Ready::Whole(body),
-                worker_time,
-            }));
-        } else if let Outcome::Failed { code, .. } = &outcome {
-            let _ = ready.send(Err(ApiError::worker_failed(code)));
-        } else {
-            // The client is gone (nobody reads this) or the deadline passed.
-            let _ = ready.send(Err(ApiError::timeout()));
-        }
+        let (outcome, acc) = collect(&state, &ctx, &mut job, first, &until).await;
+        let _ = ready.send(whole_answer(&ctx, dispatched, &outcome, acc));
         outcome
     };
     finish(&state, &ctx, &mut job, outcome).await;
+}
+
+/// Reserves the request's largest possible cost.
+async fn take_hold(state: &AppState, ctx: &JobContext) -> Result<(), ApiError> {
+    match state.store.hold(&ctx.hold, now_ms()).await? {
+        HoldOutcome::Held => Ok(()),
+        HoldOutcome::Insufficient { needed, available } => {
+            Err(ApiError::insufficient_credits(needed, available))
+        }
+    }
+}
+
+/// Answers a request that got no first event and ends its hold; a job still running is
+/// stopped after the client has heard (the worker gets its cancel grace meanwhile).
+async fn give_up(
+    state: &AppState,
+    ctx: &JobContext,
+    not_started: NotStarted,
+    ready: oneshot::Sender<Result<Answer, ApiError>>,
+) {
+    let NotStarted { error, running } = not_started;
+    let _ = ready.send(Err(error));
+    if let Some(mut job) = running {
+        stop(state, &mut job).await;
+    }
+    void(state, &ctx.request_id).await;
+}
+
+/// The JSON answer for a job collected whole: the completion, or the error it ended with.
+fn whole_answer(
+    ctx: &JobContext,
+    dispatched: Instant,
+    outcome: &Outcome,
+    acc: Accumulator,
+) -> Result<Answer, ApiError> {
+    match outcome {
+        Outcome::Done {
+            finish_reason,
+            usage,
+        } => Ok(Answer {
+            ready: Ready::Whole(acc.into_completion(ctx, finish_reason, usage)),
+            worker_time: dispatched.elapsed(),
+        }),
+        Outcome::Failed { code, .. } => Err(ApiError::worker_failed(code)),
+        // The client is gone (nobody reads this) or the deadline passed.
+        Outcome::Cancelled { .. } => Err(ApiError::timeout()),
+    }
+}
+
+/// When a request stops waiting: its client left, or its time ran out.
+struct Until {
+    cancel: CancellationToken,
+    deadline: tokio::time::Instant,
 }
 
 enum Outcome {
@@ -292,25 +314,24 @@ enum Outcome {
     },
 }
 
-async fn next_event(
-    job: &mut Job,
-    cancel: &CancellationToken,
-    deadline: tokio::time::Instant,
-) -> Option<JobEvent> {
+/// The job's next event; `None` when the client left or the time ran out.
+async fn next_event(job: &mut Job, until: &Until) -> Option<JobEvent> {
     tokio::select! {
         ev = job.events.recv() => Some(ev.unwrap_or(JobEvent::Failed { code: ErrorCode::WorkerLost, retryable: false })),
-        _ = cancel.cancelled() => None,
-        _ = tokio::time::sleep_until(deadline) => None,
+        _ = until.cancel.cancelled() => None,
+        _ = tokio::time::sleep_until(until.deadline) => None,
     }
 }
 
+/// Gathers the job's deltas into one answer; a finished job's usage is held to its bounds.
 async fn collect(
+    state: &AppState,
+    ctx: &JobContext,
     job: &mut Job,
     first: JobEvent,
-    acc: &mut Accumulator,
-    cancel: &CancellationToken,
-    deadline: tokio::time::Instant,
-) -> Outcome {
+    until: &Until,
+) -> (Outcome, Accumulator) {
+    let mut acc = Accumulator::default();
     let mut event = first;
     loop {
         match event {
@@ -323,16 +344,18 @@ async fn collect(
                 finish_reason,
                 usage,
             } => {
-                return Outcome::Done {
+                let usage = bounded(state, ctx, job.worker, usage);
+                let done = Outcome::Done {
                     finish_reason,
                     usage,
-                }
+                };
+                return (done, acc);
             }
-            JobEvent::Failed { code, .. } => return Outcome::Failed { code, delivered: 0 },
+            JobEvent::Failed { code, .. } => return (Outcome::Failed { code, delivered: 0 }, acc),
         }
-        event = match next_event(job, cancel, deadline).await {
+        event = match next_event(job, until).await {
             Some(e) => e,
-            None => return Outcome::Cancelled { delivered: 0 },
+            None => return (Outcome::Cancelled { delivered: 0 }, acc),
         };
     }
 }
@@ -345,40 +368,98 @@ fn sse(json: &impl serde::Serialize) -> Bytes {
     Bytes::from(buf)
 }
 
-/// The SSE event that ends a stream that cannot complete.
+/// The SSE event that ends a stream that cannot complete, in the one error shape.
 fn error_event(message: &str, code: &str) -> Bytes {
-    sse(&serde_json::json!({"error": {
-        "message": message,
-        "type": "server_error",
-        "code": code,
-    }}))
+    sse(&ErrorBody::new(message, "server_error", code))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The chunks of one streamed answer, and how many deltas the client was sent (billed when
+/// the worker cannot report its usage).
+struct Chunks<'a> {
+    ctx: &'a JobContext,
+    sent_role: bool,
+    delivered: u64,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(ctx: &'a JobContext) -> Self {
+        Chunks {
+            ctx,
+            sent_role: false,
+            delivered: 0,
+        }
+    }
+
+    fn chunk(&self, delta: Delta, finish_reason: Option<FinishReason>) -> Bytes {
+        let ctx = self.ctx;
+        sse(&ChatCompletionChunk::delta(
+            ctx.request_id.as_str(),
+            ctx.created,
+            ctx.model.as_str(),
+            delta,
+            finish_reason,
+        ))
+    }
+
+    /// One delta's chunk; the first of the stream carries the role.
+    fn delta(
+        &mut self,
+        content: Option<String>,
+        reasoning: Option<String>,
+        tool_calls: Option<Vec<ToolCallDelta>>,
+    ) -> Bytes {
+        let role = (!self.sent_role).then_some(Role::Assistant);
+        self.sent_role = true;
+        self.delivered += 1;
+        let delta = Delta {
+            role,
+            content,
+            reasoning_content: reasoning,
+            tool_calls,
+        };
+        self.chunk(delta, None)
+    }
+
+    /// The end of a finished stream: the role if no delta carried it, the finish reason, the
+    /// usage when the caller asked for it, then `[DONE]`.
+    fn tail(&self, finish_reason: FinishReason, usage: &JobUsage) -> Bytes {
+        let mut tail = Vec::new();
+        if !self.sent_role {
+            let opening = Delta {
+                role: Some(Role::Assistant),
+                content: Some(String::new()),
+                ..Default::default()
+            };
+            tail.extend_from_slice(&self.chunk(opening, None));
+        }
+        tail.extend_from_slice(&self.chunk(Delta::default(), Some(finish_reason)));
+        if self.ctx.include_usage {
+            let ctx = self.ctx;
+            let usage = usage_block(usage);
+            let last = ChatCompletionChunk::usage_only(
+                ctx.request_id.as_str(),
+                ctx.created,
+                ctx.model.as_str(),
+                usage,
+            );
+            tail.extend_from_slice(&sse(&last));
+        }
+        tail.extend_from_slice(b"data: [DONE]\n\n");
+        Bytes::from(tail)
+    }
+}
+
+/// Relays the job's events to the client as SSE chunks until it ends, fails, or the client
+/// stops reading.
 async fn relay_stream(
     state: &AppState,
     ctx: &JobContext,
     job: &mut Job,
     first: JobEvent,
     tx: mpsc::Sender<Bytes>,
-    cancel: &CancellationToken,
-    deadline: tokio::time::Instant,
+    until: &Until,
 ) -> Outcome {
-    let chunk = |delta: Delta, finish_reason: Option<FinishReason>| ChatCompletionChunk {
-        id: ctx.request_id.clone(),
-        object: "chat.completion.chunk".into(),
-        created: ctx.created,
-        model: ctx.model.clone(),
-        choices: vec![ChunkChoice {
-            index: 0,
-            delta,
-            finish_reason,
-            logprobs: None,
-        }],
-        usage: None,
-    };
-    let mut delivered = Delivered::default();
-    let mut sent_role = false;
+    let mut chunks = Chunks::new(ctx);
     let mut event = first;
     loop {
         let frame = match event {
@@ -386,85 +467,59 @@ async fn relay_stream(
                 content,
                 reasoning,
                 tool_calls,
-            } => {
-                let role = (!sent_role).then_some(Role::Assistant);
-                sent_role = true;
-                delivered.deltas += 1;
-                sse(&chunk(
-                    Delta {
-                        role,
-                        content,
-                        reasoning_content: reasoning,
-                        tool_calls,
-                    },
-                    None,
-                ))
-            }
+            } => chunks.delta(content, reasoning, tool_calls),
             JobEvent::Done {
                 finish_reason,
                 usage,
             } => {
                 let usage = bounded(state, ctx, job.worker, usage);
-                let mut tail = Vec::new();
-                if !sent_role {
-                    tail.extend_from_slice(&sse(&chunk(
-                        Delta {
-                            role: Some(Role::Assistant),
-                            content: Some(String::new()),
-                            ..Default::default()
-                        },
-                        None,
-                    )));
-                }
-                tail.extend_from_slice(&sse(&chunk(Delta::default(), Some(finish_reason))));
-                if ctx.include_usage {
-                    let mut c = chunk(Delta::default(), None);
-                    c.choices.clear();
-                    c.usage = Some(usage_block(&usage));
-                    tail.extend_from_slice(&sse(&c));
-                }
-                tail.extend_from_slice(b"data: [DONE]\n\n");
-                let _ = tx.send(Bytes::from(tail)).await;
+                let _ = tx.send(chunks.tail(finish_reason, &usage)).await;
                 return Outcome::Done {
                     finish_reason,
                     usage,
                 };
             }
             JobEvent::Failed { code, .. } => {
-                let body = error_event(
-                    "the worker failed mid-stream; the response is incomplete and only what was delivered is billed",
-                    code.as_str(),
-                );
-                let _ = tx.send(body).await;
-                return Outcome::Failed {
-                    code,
-                    delivered: delivered.deltas,
-                };
+                let _ = tx.send(error_event(FAILED_MID_STREAM, code.as_str())).await;
+                let delivered = chunks.delivered;
+                return Outcome::Failed { code, delivered };
             }
+        };
+        let cancelled = Outcome::Cancelled {
+            delivered: chunks.delivered,
         };
         tokio::select! {
             sent = tx.send(frame) => if sent.is_err() {
-                return Outcome::Cancelled { delivered: delivered.deltas };
+                return cancelled;
             },
-            _ = tx.closed() => return Outcome::Cancelled { delivered: delivered.deltas },
+            _ = tx.closed() => return cancelled,
         }
-        event = tokio::select! {
-            ev = next_event(job, cancel, deadline) => match ev {
-                Some(e) => e,
-                None => {
-                    if !cancel.is_cancelled() {
-                        // The deadline passed: say so, or the stream would end like a dropped
-                        // connection. Never blocks on a client that stopped reading.
-                        let _ = tx.try_send(error_event(
-                            "the request ran past the gateway's time limit; the response is incomplete and only what was delivered is billed",
-                            "timeout",
-                        ));
-                    }
-                    return Outcome::Cancelled { delivered: delivered.deltas };
-                }
-            },
-            _ = tx.closed() => return Outcome::Cancelled { delivered: delivered.deltas },
+        event = match next_streamed(job, &tx, until).await {
+            Some(e) => e,
+            None => return cancelled,
         };
+    }
+}
+
+const FAILED_MID_STREAM: &str =
+    "the worker failed mid-stream; the response is incomplete and only what was delivered is billed";
+
+/// The job's next event for a stream; `None` when the client left or the time ran out (the
+/// client is then told, if it still reads).
+async fn next_streamed(job: &mut Job, tx: &mpsc::Sender<Bytes>, until: &Until) -> Option<JobEvent> {
+    tokio::select! {
+        ev = next_event(job, until) => {
+            if ev.is_none() && !until.cancel.is_cancelled() {
+                // The deadline passed: say so, or the stream would end like a dropped
+                // connection. Never blocks on a client that stopped reading.
+                let _ = tx.try_send(error_event(
+                    "the request ran past the gateway's time limit; the response is incomplete and only what was delivered is billed",
+                    "timeout",
+                ));
+            }
+            ev
+        },
+        _ = tx.closed() => None,
     }
 }
 
@@ -558,14 +613,11 @@ fn charge_for(card: &shoal_store::money::RateCard, usage: &JobUsage) -> Charge {
 }
 
 fn usage_block(u: &JobUsage) -> Usage {
-    Usage {
-        prompt_tokens: u.prompt_tokens,
-        completion_tokens: u.completion_tokens,
-        total_tokens: u.prompt_tokens + u.completion_tokens,
-        completion_tokens_details: Some(CompletionTokensDetails {
-            reasoning_tokens: u.reasoning_tokens,
-        }),
-    }
+    Usage::new(
+        u.prompt_tokens,
+        u.completion_tokens,
+        Some(u.reasoning_tokens),
+    )
 }
 
 /// Builds a whole response out of deltas.
@@ -627,29 +679,24 @@ impl Accumulator {
         usage: &JobUsage,
     ) -> Vec<u8> {
         let has_tools = !self.tool_calls.is_empty();
-        let message = ResponseMessage {
-            role: Role::Assistant,
-            content: if self.content.is_empty() && has_tools {
-                None
-            } else {
-                Some(self.content)
-            },
-            tool_calls: has_tools.then_some(self.tool_calls),
-            reasoning_content: (!self.reasoning.is_empty()).then_some(self.reasoning),
+        let content = if self.content.is_empty() && has_tools {
+            None
+        } else {
+            Some(self.content)
         };
-        let completion = ChatCompletion {
-            id: ctx.request_id.clone(),
-            object: "chat.completion".into(),
-            created: ctx.created,
-            model: ctx.model.clone(),
-            choices: vec![Choice {
-                index: 0,
-                message,
-                finish_reason: Some(*finish_reason),
-                logprobs: None,
-            }],
-            usage: usage_block(usage),
-        };
+        let message = ResponseMessage::assistant(
+            content,
+            has_tools.then_some(self.tool_calls),
+            (!self.reasoning.is_empty()).then_some(self.reasoning),
+        );
+        let completion = ChatCompletion::new(
+            ctx.request_id.as_str(),
+            ctx.created,
+            ctx.model.as_str(),
+            message,
+            *finish_reason,
+            usage_block(usage),
+        );
         serde_json::to_vec(&completion).expect("completions serialize")
     }
 }

@@ -7,26 +7,40 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use axum::extract::{Request, State};
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use shoal_store::{credentials, AccountId, ApiKeyPrincipal, KeyId};
 
-use crate::error::ApiError;
+use crate::http::ApiError;
 use crate::ratelimit::{format_reset, retry_after_secs, Decision};
 use crate::AppState;
 use shoal_store::money::{free_allowance, Payer};
 
-/// The authenticated caller, put in the request's extensions for handlers.
+/// The authenticated caller, put in the request's extensions by the authentication layer
+/// ([`authenticate`], or the dashboard's session check); handlers take it as an extractor.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
-    /// `None`: a dashboard session (`dashboard::session`).
+    /// `None`: a dashboard session (`shoal-dashboard`).
     pub key_id: Option<KeyId>,
     pub account_id: AccountId,
     /// Free daily credits this caller's requests may spend (`money::free_allowance`): 0
     /// for an API key.
     pub free_daily: i64,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parts.extensions.get::<Caller>().copied().ok_or_else(|| {
+            // A route mounted without an authentication layer: a bug, never the client's.
+            tracing::error!("a handler that needs a caller runs without authentication");
+            ApiError::internal()
+        })
+    }
 }
 
 /// Put on responses so the access log can name the account (never the key).

@@ -8,14 +8,10 @@ use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::auth::AccountTag;
-use crate::error::ErrorCode;
+use super::error::ErrorCode;
+use crate::http::AccountTag;
 use crate::metrics::RequestLabels;
 use crate::AppState;
-
-/// The id of one HTTP request, also sent back as `x-request-id`.
-#[derive(Debug, Clone)]
-pub struct RequestId(pub String);
 
 /// When the request reached the gateway, for the overhead metric.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +23,6 @@ pub async fn access_log(State(state): State<AppState>, mut req: Request, next: N
     // for every id.
     let uuid = uuid::Builder::from_random_bytes(rand::random()).into_uuid();
     let id = format!("req_{}", uuid.simple());
-    req.extensions_mut().insert(RequestId(id.clone()));
     req.extensions_mut().insert(RequestStart(start));
     let method = req.method().clone();
     // The matched route template (`/api/v1/models`), not the raw path, when one matched.

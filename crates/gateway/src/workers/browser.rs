@@ -18,7 +18,7 @@ use shoal_protocol::worker::{
 use shoal_protocol::worker::{WorkerKind, WorkerMessage};
 use shoal_store::WorkerTokenInfo;
 
-use crate::pool::{JobEvent, WorkerId};
+use crate::workers::pool::{JobEvent, WorkerId};
 use crate::AppState;
 
 /// How long a dropped tab's token is refused.
@@ -88,7 +88,7 @@ impl WorkerRecord {
             .count()
     }
 
-    /// The tab's rank among equally loaded workers ([`crate::pool::Pool::set_preference`]):
+    /// The tab's rank among equally loaded workers ([`crate::workers::pool::Pool::set_preference`]):
     /// fewer recent failures first, then the faster measured speed. A tab not measured yet
     /// ranks above measured ones with as many failures, so that every tab gets measured.
     pub fn preference(&self, now: Instant) -> u64 {
@@ -424,7 +424,7 @@ pub fn from_tab(tab: &BrowserConn, msg: WorkerMessage) -> Result<(), Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::Pool;
+    use crate::workers::pool::Pool;
     use shoal_protocol::worker::ServedModel;
     use tokio::sync::mpsc;
 

@@ -44,7 +44,7 @@ mod tests {
     };
     use tokio::sync::mpsc;
 
-    use crate::pool::{DispatchError, Offer, Pool};
+    use crate::workers::pool::{DispatchError, Offer, Pool};
 
     fn model(id: &str) -> ServedModel {
         ServedModel {

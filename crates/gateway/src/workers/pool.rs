@@ -272,11 +272,6 @@ impl Pool {
         self.lock().workers.values().any(|w| w.serves(model))
     }
 
-    /// True exactly when an image worker is connected.
-    pub fn images_available(&self) -> bool {
-        self.lock().workers.values().any(Worker::renders_images)
-    }
-
     /// Model id → capabilities advertised by the connected workers (OR over workers).
     pub fn capabilities(&self, model: &str) -> Option<ServedModel> {
         let state = self.lock();
@@ -366,10 +361,6 @@ impl Pool {
         if let Some(w) = self.lock().workers.get_mut(&id) {
             w.preference = preference;
         }
-    }
-
-    pub fn kind_of(&self, id: WorkerId) -> Option<WorkerKind> {
-        self.lock().workers.get(&id).map(|w| w.kind)
     }
 
     /// Sends a job to the least-loaded worker serving `model` that has a free slot, skipping

@@ -19,9 +19,9 @@ use shoal_protocol::worker::{
 use shoal_store::WorkerTokenInfo;
 use tokio::sync::mpsc;
 
-use crate::browser;
-use crate::error::ApiError;
-use crate::pool::{ImageEvent, JobEvent, WorkerId};
+use crate::http::ApiError;
+use crate::workers::browser;
+use crate::workers::pool::{ImageEvent, JobEvent, WorkerId};
 use crate::AppState;
 
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -304,7 +304,7 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
     if kind == WorkerKind::Swarm {
         // Before the pool forgets the node: its broken sessions' entries are told to stop.
         if state.swarm.leave(&state.pool, worker_id) {
-            crate::swarm::expire_later(&state);
+            crate::workers::swarm::expire_later(&state);
         }
     }
     state.pool.unregister(worker_id);

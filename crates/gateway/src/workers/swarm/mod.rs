@@ -27,7 +27,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use shoal_protocol::swarm::{FrameHeader, FrameKind, Sampling, SpanInfo};
 use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest, ServedModel};
 
-use crate::pool::{Detached, DispatchError, Job, JobEvent, Pool, WorkerId};
+use crate::workers::pool::{Detached, DispatchError, Job, JobEvent, Pool, WorkerId};
 use crate::AppState;
 pub use ring::{Coverage, Ring};
 use sampled::Sampled;
@@ -637,7 +637,7 @@ pub fn available(state: &AppState, model: &str) -> bool {
 
 /// What this replica's ring offers other replicas: `service-swarm` with one free slot while a
 /// chain is free now, none while every chain is busy; `None` without a ring.
-pub fn offer(state: &AppState) -> Option<crate::pool::Offer> {
+pub fn offer(state: &AppState) -> Option<crate::workers::pool::Offer> {
     if !state.swarm.available() {
         return None;
     }
@@ -646,7 +646,7 @@ pub fn offer(state: &AppState) -> Option<crate::pool::Offer> {
         id: MODEL.to_owned(),
         ..Default::default()
     });
-    Some(crate::pool::Offer { model, free })
+    Some(crate::workers::pool::Offer { model, free })
 }
 
 #[cfg(test)]

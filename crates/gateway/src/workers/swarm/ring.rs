@@ -2,7 +2,7 @@
 //! the cheapest chain of spans through them.
 //!
 //! A chain is a path from layer boundary 0 to boundary L in the graph whose edges are spans
-//! (`start → end`, cost: the node's measured step time plus its round trip). Spans must abut
+//! (`start → end`, cost: the step time the node announced). Spans must abut
 //! exactly: an overlapping span only helps where its own boundaries meet others'. Spans only go
 //! forward, so the graph is acyclic and one pass over the L + 1 boundaries in order finds the
 //! shortest path; rings are small, so a fresh search per job is cheap.
@@ -11,14 +11,12 @@ use std::collections::{BTreeMap, HashMap};
 
 use shoal_protocol::swarm::SpanInfo;
 
-use crate::pool::WorkerId;
+use crate::workers::pool::WorkerId;
 
 /// One live span node.
 #[derive(Debug, Clone)]
 struct Node {
     span: SpanInfo,
-    /// Last measured round trip gateway → node → gateway, in microseconds.
-    rtt_us: u64,
     /// Sessions running on it, and how many it takes at once.
     busy: u32,
     capacity: u32,
@@ -47,7 +45,6 @@ impl Ring {
     pub fn join(&mut self, worker: WorkerId, span: SpanInfo, capacity: u32) {
         let node = Node {
             span,
-            rtt_us: 0,
             busy: 0,
             capacity: capacity.max(1),
         };
@@ -56,16 +53,6 @@ impl Ring {
 
     pub fn leave(&mut self, worker: WorkerId) -> bool {
         self.nodes.remove(&worker).is_some()
-    }
-
-    pub fn contains(&self, worker: WorkerId) -> bool {
-        self.nodes.contains_key(&worker)
-    }
-
-    pub fn set_rtt(&mut self, worker: WorkerId, rtt_us: u64) {
-        if let Some(n) = self.nodes.get_mut(&worker) {
-            n.rtt_us = rtt_us;
-        }
     }
 
     /// Counts a session in (`+1`) or out (`-1`) on each node of a chain.
@@ -225,7 +212,7 @@ fn cheapest(layers: u32, edges: &[(WorkerId, &Node)]) -> Option<(u64, Vec<Worker
         out.sort_by_key(|(id, _)| *id);
         for (id, node) in out {
             let next = node.span.end as usize;
-            let c = cost + node.span.step_us + node.rtt_us;
+            let c = cost + node.span.step_us;
             let better = match best[next] {
                 None => true,
                 Some((bc, bh, _, _)) => (c, hops + 1) < (bc, bh),

@@ -88,8 +88,8 @@ fn replicas_give_the_cheapest_chain_and_a_spare() {
         (3, span('a', 4, 6, 6, 10)),
     ]);
     assert_eq!(r.chain(&[]), Some(vec![1, 4, 3]));
-    // Its round trip makes the fast one dearer.
-    r.set_rtt(4, 100);
+    // A slower step makes it dearer.
+    r.join(4, span('a', 2, 4, 6, 120), 1);
     assert_eq!(r.chain(&[]), Some(vec![1, 2, 3]));
     // The replica replaces a lost node.
     assert_eq!(r.chain(&[2]), Some(vec![1, 4, 3]));
