@@ -64,7 +64,22 @@ async fn main() {
         .await
         .unwrap()
         .key;
+    let base = start_gateway(store).await;
+    let http = reqwest::Client::new();
+    let cookie = format!("shoal_session={session}");
+    let page = |path: &str| {
+        http.get(format!("{base}/dashboard/{path}"))
+            .header("cookie", &cookie)
+            .send()
+    };
+    usage_page_time(&page, requests).await;
+    page_weights(&http, &base, &page).await;
+    api_latency(&http, &base, &key, &page).await;
+    compare_queries(&dir.path().join("shoal.db"), account, now);
+}
 
+/// A gateway with the dashboard on `store`, in this process; its base URL.
+async fn start_gateway(store: Store) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let state = AppState::new(GatewayConfig::default(), store);
@@ -79,14 +94,14 @@ async fn main() {
         routes,
         std::future::pending(),
     ));
-    let http = reqwest::Client::new();
-    let cookie = format!("shoal_session={session}");
+    base
+}
 
-    let page = |path: &str| {
-        http.get(format!("{base}/dashboard/{path}"))
-            .header("cookie", &cookie)
-            .send()
-    };
+/// The usage page's render time over the filled journal.
+async fn usage_page_time<F>(page: &impl Fn(&str) -> F, requests: i64)
+where
+    F: std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+{
     // Warm up, and check the page is the real one.
     let body = page("usage").await.unwrap().text().await.unwrap();
     assert!(
@@ -108,7 +123,13 @@ async fn main() {
         ms(pct(&mut render, 99)),
         PER_ROUND
     );
+}
 
+/// Each page's HTML plus the static files every page loads.
+async fn page_weights<F>(http: &reqwest::Client, base: &str, page: &impl Fn(&str) -> F)
+where
+    F: std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+{
     let asset = |name: &str| http.get(format!("{base}/dashboard/static/{name}")).send();
     let mut assets = 0;
     for name in ["app.css", "app.js", "icon.svg"] {
@@ -121,9 +142,6 @@ async fn main() {
             html + assets
         );
     }
-
-    api_latency(&http, &base, &key, &page).await;
-    compare_queries(&dir.path().join("shoal.db"), account, now);
 }
 
 /// Per day and model from the journal's settle rows: the usage page's query before the

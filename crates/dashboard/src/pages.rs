@@ -346,6 +346,7 @@ pub(super) async fn balance_view(
         plan_daily_credits: b.plan_daily_credits,
         plan_left: b.daily_credits_left,
         free_daily_credits: free,
+        // Today's use can exceed an allowance the operator lowered since: none is left.
         free_left: (free - b.free_used_today).max(0),
     })
 }

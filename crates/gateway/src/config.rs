@@ -132,7 +132,7 @@ pub struct GatewayConfig {
 
 impl GatewayConfig {
     /// Resolves a file config (already overlaid with flags) into settings, checking ranges.
-    pub fn from_file(file: FileConfig) -> anyhow::Result<Self> {
+    pub fn from_file(mut file: FileConfig) -> anyhow::Result<Self> {
         let listen = match file.listen {
             Some(addr) => addr,
             None => DEFAULT_LISTEN.parse()?,
@@ -144,6 +144,49 @@ impl GatewayConfig {
             body_limit_bytes >= 1024,
             "body_limit_bytes must be at least 1024"
         );
+        let lifetimes = Lifetimes::of(&file)?;
+        let rate_card = rate_card(file.pricing.as_ref())?;
+        let catalog = match file.models.take() {
+            Some(models) => Catalog::new(models).map_err(|e| anyhow::anyhow!("[[models]]: {e}"))?,
+            None => Catalog::builtin(),
+        };
+        let cors_origins = match &file.cors_allowed_origins {
+            Some(list) => AllowedOrigins::parse(list)?,
+            None => AllowedOrigins::Any,
+        };
+        let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
+        Ok(GatewayConfig {
+            listen,
+            body_limit_bytes,
+            default_rpm,
+            request_timeout: lifetimes.request_timeout,
+            hold_ttl: lifetimes.hold_ttl,
+            reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
+            hold_retention: lifetimes.hold_retention,
+            auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
+            credits_per_usd_sold,
+            free_daily_credits,
+            queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
+            max_queued: file.max_queued.unwrap_or(1024),
+            worker_heartbeat: Duration::from_millis(
+                file.worker_heartbeat_ms.unwrap_or(5000).max(100),
+            ),
+            rate_card,
+            catalog,
+            cors_origins,
+        })
+    }
+}
+
+/// How long a request, its hold and an ended hold's row live; each outlives the one before.
+struct Lifetimes {
+    request_timeout: Duration,
+    hold_ttl: Duration,
+    hold_retention: Duration,
+}
+
+impl Lifetimes {
+    fn of(file: &FileConfig) -> anyhow::Result<Lifetimes> {
         let request_timeout = Duration::from_secs(file.request_timeout_secs.unwrap_or(600));
         let hold_ttl = file
             .hold_ttl_secs
@@ -158,62 +201,46 @@ impl GatewayConfig {
             hold_retention >= hold_ttl,
             "hold_retention_secs must be at least hold_ttl_secs"
         );
-        let rate_card = match file.pricing {
-            Some(p) => {
-                anyhow::ensure!(
-                    p.input_nano_usd_per_token >= 0 && p.output_nano_usd_per_token >= 0,
-                    "prices must not be negative"
-                );
-                RateCard {
-                    input_nano_usd_per_token: p.input_nano_usd_per_token,
-                    output_nano_usd_per_token: p.output_nano_usd_per_token,
-                }
-            }
-            None => RateCard::default(),
-        };
-        let catalog = match file.models {
-            Some(models) => Catalog::new(models).map_err(|e| anyhow::anyhow!("[[models]]: {e}"))?,
-            None => Catalog::builtin(),
-        };
-        let cors_origins = match &file.cors_allowed_origins {
-            Some(list) => AllowedOrigins::parse(list)?,
-            None => AllowedOrigins::Any,
-        };
-        let credits_per_usd_sold = file
-            .credits_per_usd_sold
-            .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
-        anyhow::ensure!(
-            credits_per_usd_sold > 0,
-            "credits_per_usd_sold must be positive"
-        );
-        let free_daily_credits = file
-            .free_daily_credits
-            .unwrap_or(DEFAULT_FREE_DAILY_CREDITS);
-        anyhow::ensure!(
-            (0..=shoal_store::MAX_CREDITS).contains(&free_daily_credits),
-            "free_daily_credits must be 0 or more"
-        );
-        Ok(GatewayConfig {
-            listen,
-            body_limit_bytes,
-            default_rpm,
+        Ok(Lifetimes {
             request_timeout,
             hold_ttl,
-            reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
             hold_retention,
-            auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
-            credits_per_usd_sold,
-            free_daily_credits,
-            queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
-            max_queued: file.max_queued.unwrap_or(1024),
-            worker_heartbeat: Duration::from_millis(
-                file.worker_heartbeat_ms.unwrap_or(5000).max(100),
-            ),
-            rate_card,
-            catalog,
-            cors_origins,
         })
     }
+}
+
+/// The `[pricing]` table, or the default prices.
+fn rate_card(pricing: Option<&PricingConfig>) -> anyhow::Result<RateCard> {
+    let Some(p) = pricing else {
+        return Ok(RateCard::default());
+    };
+    anyhow::ensure!(
+        p.input_nano_usd_per_token >= 0 && p.output_nano_usd_per_token >= 0,
+        "prices must not be negative"
+    );
+    Ok(RateCard {
+        input_nano_usd_per_token: p.input_nano_usd_per_token,
+        output_nano_usd_per_token: p.output_nano_usd_per_token,
+    })
+}
+
+/// Credits sold per USD, and the free daily credits of dashboard requests.
+fn credit_settings(file: &FileConfig) -> anyhow::Result<(i64, i64)> {
+    let credits_per_usd_sold = file
+        .credits_per_usd_sold
+        .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
+    anyhow::ensure!(
+        credits_per_usd_sold > 0,
+        "credits_per_usd_sold must be positive"
+    );
+    let free_daily_credits = file
+        .free_daily_credits
+        .unwrap_or(DEFAULT_FREE_DAILY_CREDITS);
+    anyhow::ensure!(
+        (0..=shoal_store::MAX_CREDITS).contains(&free_daily_credits),
+        "free_daily_credits must be 0 or more"
+    );
+    Ok((credits_per_usd_sold, free_daily_credits))
 }
 
 impl Default for GatewayConfig {

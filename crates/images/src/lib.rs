@@ -131,16 +131,16 @@ async fn generations(
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {
-    let arrived = arrival(start);
-    let params = counted(&state, params::parse_generations(&body))?;
+    let parsed = params::parse_generations(&body);
     drop(body);
-    if params.stream {
-        return stream::respond(state, caller, arrived, params, stream::Flavor::OpenAi).await;
-    }
-    let (job, rendered) = generate(&state, caller, params, None).await?;
-    let worker_time = rendered.worker_time;
-    let response = openai_response(&job, rendered);
-    Ok(answer(&state, arrived, worker_time, &response))
+    respond(
+        state,
+        caller,
+        arrival(start),
+        parsed,
+        stream::Flavor::OpenAi,
+    )
+    .await
 }
 
 /// `POST /api/images/generate`.
@@ -150,16 +150,36 @@ async fn generate_image(
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {
-    let arrived = arrival(start);
-    let params = counted(&state, params::parse_generate(&body))?;
+    let parsed = params::parse_generate(&body);
     drop(body);
+    respond(state, caller, arrival(start), parsed, stream::Flavor::Site).await
+}
+
+/// Either endpoint's answer to a parsed body: the image in `flavor`'s JSON, or with
+/// `stream` its events.
+async fn respond(
+    state: Images,
+    caller: Caller,
+    arrived: Instant,
+    parsed: Result<ImageParams, ApiError>,
+    flavor: stream::Flavor,
+) -> Result<Response, ApiError> {
+    let params = counted(&state, parsed)?;
     if params.stream {
-        return stream::respond(state, caller, arrived, params, stream::Flavor::Site).await;
+        return stream::respond(state, caller, arrived, params, flavor).await;
     }
     let (job, rendered) = generate(&state, caller, params, None).await?;
     let worker_time = rendered.worker_time;
-    let response = image_result(&job, rendered);
-    Ok(answer(&state, arrived, worker_time, &response))
+    Ok(match flavor {
+        stream::Flavor::OpenAi => {
+            let body = openai_response(&job, rendered);
+            answer(&state, arrived, worker_time, &body)
+        }
+        stream::Flavor::Site => {
+            let body = image_result(&job, rendered);
+            answer(&state, arrived, worker_time, &body)
+        }
+    })
 }
 
 /// The answer of `/api/v1/images/generations`.

@@ -162,25 +162,8 @@ async fn render(
     let deadline = tokio::time::Instant::now() + state.app.config.request_timeout;
     let mut tried: Vec<WorkerId> = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
-        let dispatched = tokio::select! {
-            d = state.app.pool.dispatch_image(&ctx.job, &tried) => d,
-            _ = cancel.cancelled() => return Err((Failure::Cancelled, ApiError::internal())),
-        };
-        let mut job = match dispatched {
-            Ok(job) => job,
-            Err(DispatchError::NoWorker) if tried.is_empty() => {
-                return Err((
-                    Failure::NoWorker,
-                    ApiError::no_worker("no image worker is online; retry shortly"),
-                ))
-            }
-            Err(DispatchError::NoWorker) => break,
-            Err(DispatchError::Busy) => {
-                return Err((
-                    Failure::Busy,
-                    ApiError::no_worker("every image worker is busy; retry shortly"),
-                ))
-            }
+        let Some(job) = dispatch(state, ctx, cancel, &tried).await? else {
+            break;
         };
         // Step 0: the hold is taken and a worker has the job (a streamed answer starts here).
         if let Some(tx) = &ctx.progress {
@@ -189,45 +172,83 @@ async fn render(
                 steps: ctx.job.steps,
             });
         }
-        let started = Instant::now();
-        match wait(state, ctx, &mut job, cancel, deadline).await {
-            Attempt::Image(png_base64) => {
-                let (verdict, png_base64) = inspect(state, ctx, png_base64).await;
-                match verdict {
-                    Verdict::Pass => {
-                        return Ok(Rendered {
-                            png_base64,
-                            model: job.model,
-                            worker_time: started.elapsed(),
-                        })
-                    }
-                    Verdict::Malformed => {
-                        tracing::warn!(request_id = %ctx.request_id, job = %job.id, "image worker returned a malformed image; trying another");
-                    }
-                    refused => return Err(refusal(state, refused)),
-                }
-            }
-            Attempt::Failed { code, retryable } => {
-                tracing::warn!(request_id = %ctx.request_id, job = %job.id, %code, retryable, "image job failed");
-                if !retryable {
-                    return Err((Failure::WorkerFailed, ApiError::worker_failed(&code)));
-                }
-            }
-            Attempt::Stopped { timed_out } => {
-                stop(state, job);
-                return Err(if timed_out {
-                    (Failure::Timeout, ApiError::timeout())
-                } else {
-                    (Failure::Cancelled, ApiError::internal())
-                });
-            }
+        let worker = job.worker;
+        if let Some(rendered) = attempt(state, ctx, job, cancel, deadline).await? {
+            return Ok(rendered);
         }
-        tried.push(job.worker);
+        tried.push(worker);
     }
     Err((
         Failure::WorkerFailed,
         ApiError::worker_failed(&shoal_protocol::worker::ErrorCode::WorkerLost),
     ))
+}
+
+/// Hands the job to an image worker not tried yet; `None` when none is left to try.
+async fn dispatch(
+    state: &Images,
+    ctx: &ImageContext,
+    cancel: &CancellationToken,
+    tried: &[WorkerId],
+) -> Result<Option<ImageJob>, (Failure, ApiError)> {
+    let dispatched = tokio::select! {
+        d = state.app.pool.dispatch_image(&ctx.job, tried) => d,
+        _ = cancel.cancelled() => return Err((Failure::Cancelled, ApiError::internal())),
+    };
+    match dispatched {
+        Ok(job) => Ok(Some(job)),
+        Err(DispatchError::NoWorker) if tried.is_empty() => Err((
+            Failure::NoWorker,
+            ApiError::no_worker("no image worker is online; retry shortly"),
+        )),
+        Err(DispatchError::NoWorker) => Ok(None),
+        Err(DispatchError::Busy) => Err((
+            Failure::Busy,
+            ApiError::no_worker("every image worker is busy; retry shortly"),
+        )),
+    }
+}
+
+/// One worker's try: its image when it passes the check; `None` when another worker may
+/// try (a malformed image, a retryable failure).
+async fn attempt(
+    state: &Images,
+    ctx: &ImageContext,
+    mut job: ImageJob,
+    cancel: &CancellationToken,
+    deadline: tokio::time::Instant,
+) -> Result<Option<Rendered>, (Failure, ApiError)> {
+    let started = Instant::now();
+    match wait(state, ctx, &mut job, cancel, deadline).await {
+        Attempt::Image(png_base64) => match inspect(state, ctx, png_base64).await {
+            (Verdict::Pass, png_base64) => Ok(Some(Rendered {
+                png_base64,
+                model: job.model,
+                worker_time: started.elapsed(),
+            })),
+            (Verdict::Malformed, _) => {
+                tracing::warn!(request_id = %ctx.request_id, job = %job.id, "image worker returned a malformed image; trying another");
+                Ok(None)
+            }
+            (refused, _) => Err(refusal(state, refused)),
+        },
+        Attempt::Failed { code, retryable } => {
+            tracing::warn!(request_id = %ctx.request_id, job = %job.id, %code, retryable, "image job failed");
+            if retryable {
+                Ok(None)
+            } else {
+                Err((Failure::WorkerFailed, ApiError::worker_failed(&code)))
+            }
+        }
+        Attempt::Stopped { timed_out } => {
+            stop(state, job);
+            Err(if timed_out {
+                (Failure::Timeout, ApiError::timeout())
+            } else {
+                (Failure::Cancelled, ApiError::internal())
+            })
+        }
+    }
 }
 
 /// The answer for an image the output check did not pass. The image is dropped by the
@@ -372,7 +393,7 @@ async fn settle(state: &Images, request_id: &str) {
         .await
     {
         Ok(SettleOutcome::Settled { charged, .. }) => {
-            let charged = u64::try_from(charged).unwrap_or(0);
+            let charged = u64::try_from(charged).expect("a settled charge is never negative");
             state.app.metrics.credits_charged.inc_by(charged);
         }
         Ok(_) => {}

@@ -552,7 +552,7 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
         state
             .metrics
             .credits_charged
-            .inc_by(u64::try_from(*charged).unwrap_or(0));
+            .inc_by(u64::try_from(*charged).expect("a settled charge is never negative"));
     }
     if let Err(e) = result {
         tracing::error!(request_id = %ctx.request_id, error = %e, "settling a hold failed; the reaper will release it");

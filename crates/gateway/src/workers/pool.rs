@@ -136,6 +136,9 @@ struct Worker {
     /// Catalog id → the id the worker announced it under (an alias, say), used in its jobs.
     announced: HashMap<String, String>,
     capacity: u32,
+    /// Unbounded so that the pool sends under its lock without waiting: it holds at most the
+    /// worker's jobs (one per free slot), their cancels, and a span node's session messages
+    /// and frames (one per step of each of its sessions in flight).
     outbox: mpsc::UnboundedSender<GatewayMessage>,
     /// Jobs in flight on this worker, by job id.
     jobs: HashMap<String, Sink>,
@@ -470,6 +473,9 @@ impl Pool {
         let mut state = self.lock();
         let worker_id = pick(&state, |w| w.serves(model), exclude, reach)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        // Unbounded, so that a worker's reader never waits on one slow client: bounded by what
+        // the worker sends for this job (an honest one a delta per token, within the job's
+        // `max_tokens`), and dropped with the job.
         let (tx, rx) = mpsc::unbounded_channel();
         let worker = &state.workers[&worker_id];
         let message = GatewayMessage::Job {
@@ -509,6 +515,8 @@ impl Pool {
             None => pick(&state, Worker::renders_images, exclude, Reach::Any),
         }?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        // Unbounded for the same reason as a chat job's: an image job's events are its steps'
+        // progress and one result.
         let (tx, rx) = mpsc::unbounded_channel();
         // An image worker announces the one model it renders with.
         let model = state.workers[&worker_id]
@@ -547,6 +555,7 @@ impl Pool {
         prelude: impl FnOnce(&str) -> GatewayMessage,
     ) -> Result<Job, DispatchError> {
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        // Unbounded as `try_dispatch`'s: bounded by the job's tokens.
         let (tx, rx) = mpsc::unbounded_channel();
         let handed = hand_to(
             &mut self.lock(),

@@ -6,12 +6,14 @@
 //! dropped and its jobs fail over. Job content passes through and is never logged.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
+use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
 use shoal_protocol::worker::{
     GatewayMessage, ServedModel, WorkerKind, WorkerMessage, PROTOCOL_VERSION,
@@ -19,9 +21,10 @@ use shoal_protocol::worker::{
 use shoal_store::WorkerTokenInfo;
 use tokio::sync::mpsc;
 
+use super::browser::{self, BrowserConn};
+use super::pool::WorkerId;
+use super::{chat, image, span};
 use crate::http::ApiError;
-use crate::workers::browser;
-use crate::workers::pool::{ImageEvent, JobEvent, WorkerId};
 use crate::AppState;
 
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -107,8 +110,43 @@ async fn refuse(socket: &mut WebSocket, message: &str) {
 }
 
 async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenInfo) {
-    let token_name = &token.name;
-    let hello = match tokio::time::timeout(HELLO_TIMEOUT, socket.next()).await {
+    let hello = match read_hello(&mut socket, &state, &token).await {
+        Ok(hello) => hello,
+        Err(why) => return refuse(&mut socket, &why).await,
+    };
+    // The pool's outbox to this worker (see `Worker::outbox` in the pool for its bound).
+    let (outbox, outgoing) = mpsc::unbounded_channel::<GatewayMessage>();
+    let worker = Connected::register(&state, &token, hello, outbox);
+    let (mut sink, stream) = socket.split();
+    if sink.send(encode(&worker.welcome())).await.is_err() {
+        state.pool.unregister(worker.id);
+        return;
+    }
+    let writer = tokio::spawn(write_loop(sink, outgoing, worker.kind.tab()));
+    let ended = read_loop(stream, &state, &worker).await;
+    worker.leave(&state, ended, writer);
+}
+
+/// A worker's `hello`, checked, with the models it will be given jobs for.
+struct Hello {
+    kind: WorkerKind,
+    name: Option<String>,
+    concurrency: u32,
+    variant: Option<String>,
+    served: Vec<ServedModel>,
+    /// Catalog id → the id the worker announced, where they differ.
+    announced: HashMap<String, String>,
+    ignored: Vec<String>,
+}
+
+/// Reads the first message, which must be a `hello` this gateway takes; the error is the
+/// reason the worker is refused.
+async fn read_hello(
+    socket: &mut WebSocket,
+    state: &AppState,
+    token: &WorkerTokenInfo,
+) -> Result<Hello, String> {
+    let first = match tokio::time::timeout(HELLO_TIMEOUT, socket.next()).await {
         Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<WorkerMessage>(&text).ok(),
         _ => None,
     };
@@ -119,203 +157,234 @@ async fn run_worker(mut socket: WebSocket, state: AppState, token: WorkerTokenIn
         concurrency,
         name,
         variant,
-    }) = hello
+    }) = first
     else {
-        refuse(&mut socket, "the first message must be a valid `hello`").await;
-        return;
+        return Err("the first message must be a valid `hello`".into());
     };
     if protocol != PROTOCOL_VERSION {
-        refuse(
-            &mut socket,
-            &format!("unsupported protocol version; this gateway speaks {PROTOCOL_VERSION}"),
-        )
-        .await;
-        return;
+        return Err(format!(
+            "unsupported protocol version; this gateway speaks {PROTOCOL_VERSION}"
+        ));
     }
     if concurrency == 0 {
-        refuse(&mut socket, "concurrency must be at least 1").await;
-        return;
+        return Err("concurrency must be at least 1".into());
     }
-    if let Err(why) = browser::admits(&state, &token, kind, variant.as_deref()) {
-        refuse(&mut socket, why).await;
-        return;
-    }
+    browser::admits(state, token, kind, variant.as_deref())?;
     let (served, announced, ignored) = if kind == WorkerKind::Image {
-        image_models(models)
+        image::models(models)
     } else {
-        catalog_models(&state, models)
+        catalog_models(state, models)
     };
     if served.is_empty() {
-        let why = if kind == WorkerKind::Image {
-            "an image worker must announce its image model (an id of 1 to 64 characters)"
+        return Err(if kind == WorkerKind::Image {
+            "an image worker must announce its image model (an id of 1 to 64 characters)".into()
         } else {
-            "none of the announced models is in this gateway's catalog"
-        };
-        refuse(&mut socket, why).await;
-        return;
+            "none of the announced models is in this gateway's catalog".into()
+        });
     }
+    Ok(Hello {
+        kind,
+        name,
+        concurrency,
+        variant,
+        served,
+        announced,
+        ignored,
+    })
+}
 
-    let heartbeat = state.config.worker_heartbeat;
-    let (outbox, mut outgoing) = mpsc::unbounded_channel::<GatewayMessage>();
-    let model_ids: Vec<String> = served.iter().map(|m| m.id.clone()).collect();
-    let worker_id = state
-        .pool
-        .register(kind, served, announced, concurrency, outbox);
-    state.metrics.workers_connected.inc();
-    let tab = browser::connect(&state, worker_id, token.id, kind, variant);
-    tracing::info!(worker_id, token = %token_name, name = name.as_deref().unwrap_or("-"), ?kind, models = ?model_ids, concurrency, "worker connected");
+/// What a connected worker's messages may do, by its kind.
+enum Kind {
+    /// `upstream` and `native` workers: chat jobs' deltas and ends.
+    Chat,
+    /// Image jobs' progress and results.
+    Image,
+    /// A swarm span node: its span, binary frames, and chat jobs at the chain's entry.
+    Span { concurrency: u32 },
+    /// A browser tab: raw text the gateway parses and counts.
+    Browser(Arc<BrowserConn>),
+}
 
-    let welcome = GatewayMessage::Welcome {
-        protocol: PROTOCOL_VERSION,
-        worker_id: format!("wrk_{worker_id}"),
-        heartbeat_interval_ms: heartbeat.as_millis() as u64,
-        ignored_models: ignored,
-    };
-    let (mut sink, mut stream) = socket.split();
-    if sink.send(encode(&welcome)).await.is_err() {
-        state.pool.unregister(worker_id);
-        return;
-    }
-    let tab_out = tab.clone();
-    // A browser tab is sent prompt jobs instead of chat jobs.
-    let prepare = move |msg: GatewayMessage| match &tab_out {
-        Some(t) => t.outgoing(msg),
-        None => Some(msg),
-    };
-    let writer = tokio::spawn(async move {
-        while let Some(msg) = outgoing.recv().await {
-            let Some(msg) = prepare(msg) else { continue };
-            // Jobs and cancels queued meanwhile share the write (and the packet).
-            let mut batch = 1;
-            let mut fed = sink.feed(encode_owned(msg)).await;
-            while fed.is_ok() && batch < WRITE_BATCH {
-                let Ok(msg) = outgoing.try_recv() else { break };
-                let Some(msg) = prepare(msg) else { continue };
-                fed = sink.feed(encode_owned(msg)).await;
-                batch += 1;
-            }
-            if fed.is_err() || sink.flush().await.is_err() {
-                break;
-            }
+impl Kind {
+    fn tab(&self) -> Option<Arc<BrowserConn>> {
+        match self {
+            Kind::Browser(tab) => Some(Arc::clone(tab)),
+            _ => None,
         }
-        let _ = sink.close().await;
-    });
+    }
 
-    let mut verdict = None;
-    let reason = loop {
-        let next = tokio::time::timeout(heartbeat * 3, stream.next()).await;
+    /// Handles one message; an error is why the worker is dropped.
+    fn on_message(&self, state: &AppState, id: WorkerId, msg: WorkerMessage) -> Result<(), Ended> {
+        match self {
+            Kind::Chat => chat::on_message(state, id, msg).map_err(Ended::from),
+            Kind::Image => image::on_message(state, id, msg).map_err(Ended::from),
+            Kind::Span { concurrency } => {
+                span::on_message(state, id, *concurrency, msg).map_err(Ended::from)
+            }
+            Kind::Browser(tab) => browser::from_tab(tab, msg).map_err(|why| Ended {
+                reason: "dropped (browser trust rules)",
+                verdict: Some(why),
+            }),
+        }
+    }
+
+    /// Handles one binary message: a swarm frame, from span nodes only.
+    fn on_frame(&self, state: &AppState, id: WorkerId, frame: Vec<u8>) -> Result<(), Ended> {
+        match self {
+            Kind::Span { .. } => span::on_frame(state, id, frame).map_err(Ended::from),
+            _ => Err(Ended::from("protocol error (binary frame)")),
+        }
+    }
+}
+
+/// Why a worker's connection ended (a log reason, never content), and for a tab the
+/// verdict that refuses its token for a while.
+struct Ended {
+    reason: &'static str,
+    verdict: Option<browser::Verdict>,
+}
+
+impl From<&'static str> for Ended {
+    fn from(reason: &'static str) -> Self {
+        Ended {
+            reason,
+            verdict: None,
+        }
+    }
+}
+
+/// A worker registered in the pool.
+struct Connected {
+    id: WorkerId,
+    kind: Kind,
+    heartbeat: Duration,
+    ignored: Vec<String>,
+}
+
+impl Connected {
+    fn register(
+        state: &AppState,
+        token: &WorkerTokenInfo,
+        hello: Hello,
+        outbox: mpsc::UnboundedSender<GatewayMessage>,
+    ) -> Connected {
+        let Hello {
+            kind,
+            name,
+            concurrency,
+            variant,
+            served,
+            announced,
+            ignored,
+        } = hello;
+        let model_ids: Vec<String> = served.iter().map(|m| m.id.clone()).collect();
+        let id = state
+            .pool
+            .register(kind, served, announced, concurrency, outbox);
+        state.metrics.workers_connected.inc();
+        tracing::info!(worker_id = id, token = %token.name, name = name.as_deref().unwrap_or("-"), ?kind, models = ?model_ids, concurrency, "worker connected");
+        let handled = match (kind, browser::connect(state, id, token.id, kind, variant)) {
+            (_, Some(tab)) => Kind::Browser(tab),
+            (WorkerKind::Image, None) => Kind::Image,
+            (WorkerKind::Swarm, None) => Kind::Span { concurrency },
+            _ => Kind::Chat,
+        };
+        Connected {
+            id,
+            kind: handled,
+            heartbeat: state.config.worker_heartbeat,
+            ignored,
+        }
+    }
+
+    fn welcome(&self) -> GatewayMessage {
+        GatewayMessage::Welcome {
+            protocol: PROTOCOL_VERSION,
+            worker_id: format!("wrk_{}", self.id),
+            heartbeat_interval_ms: self.heartbeat.as_millis() as u64,
+            ignored_models: self.ignored.clone(),
+        }
+    }
+
+    /// The worker is gone: its jobs fail over (or wait, for a swarm entry's), a tab that
+    /// broke the rules loses its token for a while.
+    fn leave(self, state: &AppState, ended: Ended, writer: tokio::task::JoinHandle<()>) {
+        if let Kind::Span { .. } = self.kind {
+            span::leave(state, self.id);
+        }
+        state.pool.unregister(self.id);
+        state.metrics.workers_connected.dec();
+        writer.abort();
+        let Ended { reason, verdict } = ended;
+        if let Kind::Browser(tab) = &self.kind {
+            let verdict = verdict.or(reason.starts_with("protocol error").then_some(reason));
+            let record = tab.closed(verdict);
+            tracing::info!(worker_id = self.id, ?record, "browser worker measured");
+        }
+        tracing::info!(worker_id = self.id, reason, "worker disconnected");
+    }
+}
+
+/// Reads the worker's messages until it leaves, goes silent for three heartbeats, or breaks
+/// a rule of its kind.
+async fn read_loop(
+    mut stream: SplitStream<WebSocket>,
+    state: &AppState,
+    worker: &Connected,
+) -> Ended {
+    loop {
+        let next = tokio::time::timeout(worker.heartbeat * 3, stream.next()).await;
         let text = match next {
-            Err(_) => break "silent",
-            Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => break "disconnected",
+            Err(_) => return Ended::from("silent"),
+            Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => {
+                return Ended::from("disconnected")
+            }
             Ok(Some(Ok(Message::Text(text)))) => text,
             Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
-            Ok(Some(Ok(Message::Binary(frame)))) if kind == WorkerKind::Swarm => {
-                match state.swarm.route(&state.pool, worker_id, frame.into()) {
+            Ok(Some(Ok(Message::Binary(frame)))) => {
+                match worker.kind.on_frame(state, worker.id, frame.into()) {
                     Ok(()) => continue,
-                    Err(why) => break why,
+                    Err(ended) => return ended,
                 }
             }
-            Ok(Some(Ok(Message::Binary(_)))) => break "protocol error (binary frame)",
         };
         let Ok(msg) = serde_json::from_str::<WorkerMessage>(&text) else {
             // Never log the frame: it may hold generated text.
-            break "protocol error (malformed message)";
+            return Ended::from("protocol error (malformed message)");
         };
-        let images = kind == WorkerKind::Image;
-        if let Some(t) = &tab {
-            match browser::from_tab(t, msg) {
-                Ok(()) => continue,
-                Err(why) => {
-                    verdict = Some(why);
-                    break "dropped (browser trust rules)";
-                }
-            }
+        if let Err(ended) = worker.kind.on_message(state, worker.id, msg) {
+            return ended;
         }
-        match msg {
-            WorkerMessage::Heartbeat => {}
-            WorkerMessage::Hello { .. } => break "protocol error (second hello)",
-            WorkerMessage::Span { span } if kind == WorkerKind::Swarm => {
-                if let Err(why) = state.swarm.join(&state.pool, worker_id, span, concurrency) {
-                    tracing::warn!(worker_id, why, "swarm span refused");
-                    break "protocol error (bad span)";
-                }
-                tracing::info!(worker_id, "swarm span joined");
-            }
-            WorkerMessage::Span { .. } | WorkerMessage::Frame(_) => {
-                break "protocol error (swarm message from a worker not of kind swarm)"
-            }
-            WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } if !images => {
-                break "protocol error (image message from a text worker)"
-            }
-            WorkerMessage::Delta { .. } | WorkerMessage::Done { .. } if images => {
-                break "protocol error (text message from an image worker)"
-            }
-            WorkerMessage::Progress { .. } | WorkerMessage::Image { .. } => {
-                deliver_image(&state, worker_id, msg)
-            }
-            WorkerMessage::Error { .. } if images => deliver_image(&state, worker_id, msg),
-            WorkerMessage::Delta {
-                job_id,
-                content,
-                reasoning,
-                tool_calls,
-            } => {
-                state.pool.deliver(
-                    worker_id,
-                    &job_id,
-                    JobEvent::Delta {
-                        content,
-                        reasoning,
-                        tool_calls,
-                    },
-                );
-            }
-            WorkerMessage::Done {
-                job_id,
-                finish_reason,
-                usage,
-            } => {
-                state.pool.deliver(
-                    worker_id,
-                    &job_id,
-                    JobEvent::Done {
-                        finish_reason,
-                        usage,
-                    },
-                );
-                if kind == WorkerKind::Swarm {
-                    state.swarm.job_ended(&state.pool, worker_id, &job_id);
-                }
-            }
-            WorkerMessage::Error {
-                job_id,
-                code,
-                retryable,
-            } => {
-                state
-                    .pool
-                    .deliver(worker_id, &job_id, JobEvent::Failed { code, retryable });
-                if kind == WorkerKind::Swarm {
-                    state.swarm.job_ended(&state.pool, worker_id, &job_id);
-                }
-            }
-        }
+    }
+}
+
+/// Writes the pool's messages to the worker, batching those queued together; a tab is sent
+/// prompt jobs instead of chat jobs.
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut outgoing: mpsc::UnboundedReceiver<GatewayMessage>,
+    tab: Option<Arc<BrowserConn>>,
+) {
+    let prepare = |msg: GatewayMessage| match &tab {
+        Some(t) => t.outgoing(msg),
+        None => Some(msg),
     };
-    if kind == WorkerKind::Swarm {
-        // Before the pool forgets the node: its broken sessions' entries are told to stop.
-        if state.swarm.leave(&state.pool, worker_id) {
-            crate::workers::swarm::expire_later(&state);
+    while let Some(msg) = outgoing.recv().await {
+        let Some(msg) = prepare(msg) else { continue };
+        // Jobs and cancels queued meanwhile share the write (and the packet).
+        let mut batch = 1;
+        let mut fed = sink.feed(encode_owned(msg)).await;
+        while fed.is_ok() && batch < WRITE_BATCH {
+            let Ok(msg) = outgoing.try_recv() else { break };
+            let Some(msg) = prepare(msg) else { continue };
+            fed = sink.feed(encode_owned(msg)).await;
+            batch += 1;
+        }
+        if fed.is_err() || sink.flush().await.is_err() {
+            break;
         }
     }
-    state.pool.unregister(worker_id);
-    state.metrics.workers_connected.dec();
-    writer.abort();
-    if let Some(t) = &tab {
-        let verdict = verdict.or(reason.starts_with("protocol error").then_some(reason));
-        let record = t.closed(verdict);
-        tracing::info!(worker_id, ?record, "browser worker measured");
-    }
-    tracing::info!(worker_id, reason, "worker disconnected");
+    let _ = sink.close().await;
 }
 
 /// The models kept, catalog id → announced id where they differ, and the ids ignored.
@@ -342,39 +411,4 @@ fn catalog_models(state: &AppState, models: Vec<ServedModel>) -> Announced {
         }
     }
     (served, announced, ignored)
-}
-
-/// An image worker's model is the name its results report, not a catalog id: the first id
-/// of a sane length is kept, the rest ignored.
-fn image_models(models: Vec<ServedModel>) -> Announced {
-    let mut served = Vec::new();
-    let mut ignored = Vec::new();
-    for m in models {
-        let sane = (1..=64).contains(&m.id.len()) && !m.id.chars().any(char::is_control);
-        if served.is_empty() && sane {
-            served.push(m);
-        } else {
-            ignored.push(m.id);
-        }
-    }
-    (served, HashMap::new(), ignored)
-}
-
-/// Hands an image worker's `progress`, `image` or `error` to its job.
-fn deliver_image(state: &AppState, worker_id: WorkerId, msg: WorkerMessage) {
-    let (job_id, event) = match msg {
-        WorkerMessage::Progress {
-            job_id,
-            step,
-            steps,
-        } => (job_id, ImageEvent::Progress { step, steps }),
-        WorkerMessage::Image { job_id, png_base64 } => (job_id, ImageEvent::Image { png_base64 }),
-        WorkerMessage::Error {
-            job_id,
-            code,
-            retryable,
-        } => (job_id, ImageEvent::Failed { code, retryable }),
-        _ => return,
-    };
-    state.pool.deliver_image(worker_id, &job_id, event);
 }
