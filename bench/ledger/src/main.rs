@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome, Store};
+use shoal_store::{AccountId, Charge, HoldOutcome, HoldRequest, SettleOutcome, Store};
+use shoal_test_support::pg::TempDb;
 use sqlx::Connection;
 
 const HOLD: i64 = 50;
@@ -120,6 +121,43 @@ fn now_ms() -> i64 {
 }
 
 fn main() {
+    let (configs, matrix, pg_url) = parse_args();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for cfg in configs {
+        let out = rt.block_on(run(&cfg, &pg_url));
+        let rate = out.pairs as f64 / out.elapsed.as_secs_f64();
+        println!(
+            "backend={} accounts={} concurrency={} seconds={:.1} pairs={} pairs_per_s={:.0} \
+             p50_us={} p99_us={} cpu_us={:.0} pg_cpu_us={} ledger={}",
+            cfg.backend.name(),
+            cfg.accounts,
+            cfg.concurrency,
+            out.elapsed.as_secs_f64(),
+            out.pairs,
+            rate,
+            out.p50_us,
+            out.p99_us,
+            out.cpu_us,
+            out.pg_cpu_us.map_or("-".into(), |c| format!("{c:.0}")),
+            if out.verified { "ok" } else { "DISCREPANCIES" }
+        );
+        rows.push((cfg, out, rate));
+    }
+    if matrix {
+        print_matrix(&rows);
+    }
+    if rows.iter().any(|(_, o, _)| !o.verified) {
+        std::process::exit(1);
+    }
+}
+
+/// The configurations to run (the whole matrix when the flags name none), whether it is the
+/// matrix, and the PostgreSQL server's URL.
+fn parse_args() -> (Vec<Config>, bool, String) {
     let mut backend = None;
     let mut accounts = None;
     let mut concurrency = None;
@@ -161,203 +199,65 @@ fn main() {
             }
         }
     }
+    (configs, matrix, pg_url)
+}
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut rows = Vec::new();
-    for cfg in configs {
-        let out = rt.block_on(run(&cfg, &pg_url));
-        let rate = out.pairs as f64 / out.elapsed.as_secs_f64();
+fn print_matrix(rows: &[(Config, Outcome, f64)]) {
+    println!();
+    println!(
+        "| backend | accounts | concurrency | pairs/s | p50 pair (µs) | p99 pair (µs) \
+         | CPU/pair, bench (µs) | CPU/pair, PG backends (µs) | ledger |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (cfg, out, rate) in rows {
         println!(
-            "backend={} accounts={} concurrency={} seconds={:.1} pairs={} pairs_per_s={:.0} \
-             p50_us={} p99_us={} cpu_us={:.0} pg_cpu_us={} ledger={}",
+            "| {} | {} | {} | {:.0} | {} | {} | {:.0} | {} | {} |",
             cfg.backend.name(),
             cfg.accounts,
             cfg.concurrency,
-            out.elapsed.as_secs_f64(),
-            out.pairs,
             rate,
             out.p50_us,
             out.p99_us,
             out.cpu_us,
             out.pg_cpu_us.map_or("-".into(), |c| format!("{c:.0}")),
-            if out.verified { "ok" } else { "DISCREPANCIES" }
+            if out.verified {
+                "verified"
+            } else {
+                "DISCREPANCIES"
+            }
         );
-        rows.push((cfg, out, rate));
-    }
-    if matrix {
-        println!();
-        println!(
-            "| backend | accounts | concurrency | pairs/s | p50 pair (µs) | p99 pair (µs) \
-             | CPU/pair, bench (µs) | CPU/pair, PG backends (µs) | ledger |"
-        );
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
-        for (cfg, out, rate) in &rows {
-            println!(
-                "| {} | {} | {} | {:.0} | {} | {} | {:.0} | {} | {} |",
-                cfg.backend.name(),
-                cfg.accounts,
-                cfg.concurrency,
-                rate,
-                out.p50_us,
-                out.p99_us,
-                out.cpu_us,
-                out.pg_cpu_us.map_or("-".into(), |c| format!("{c:.0}")),
-                if out.verified {
-                    "verified"
-                } else {
-                    "DISCREPANCIES"
-                }
-            );
-        }
-    }
-    if rows.iter().any(|(_, o, _)| !o.verified) {
-        std::process::exit(1);
-    }
-}
-
-/// A throwaway PostgreSQL database, dropped with this guard.
-struct PgDb {
-    admin: String,
-    name: String,
-}
-
-impl PgDb {
-    async fn create(admin: &str) -> PgDb {
-        let name = format!("shoal_bench_{}_{}", std::process::id(), now_ms());
-        let mut c = sqlx::PgConnection::connect(admin)
-            .await
-            .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at {admin}: {e}"));
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut c)
-            .await
-            .unwrap();
-        c.close().await.ok();
-        PgDb {
-            admin: admin.to_string(),
-            name,
-        }
-    }
-
-    fn url(&self) -> String {
-        let (base, query) = match self.admin.split_once('?') {
-            Some((b, q)) => (b, format!("?{q}")),
-            None => (self.admin.as_str(), String::new()),
-        };
-        let host_end = base.find("://").map(|i| i + 3).unwrap_or(0);
-        let base = match base[host_end..].find('/') {
-            Some(i) => &base[..host_end + i],
-            None => base,
-        };
-        format!("{base}/{}{query}", self.name)
-    }
-
-    async fn drop_db(self) {
-        if let Ok(mut c) = sqlx::PgConnection::connect(&self.admin).await {
-            let _ = sqlx::query(&format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ))
-            .execute(&mut c)
-            .await;
-            let _ = c.close().await;
-        }
     }
 }
 
 async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
-    let pg = match cfg.backend {
-        Backend::Sqlite => None,
-        Backend::Postgres => Some(PgDb::create(pg_admin).await),
-    };
+    let pg =
+        match cfg.backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => Some(TempDb::create(pg_admin).await.unwrap_or_else(|e| {
+                panic!("cannot make a database on PostgreSQL at {pg_admin}: {e}")
+            })),
+        };
     let store = match &pg {
         None => Store::open_data_dir(dir.path()).await.unwrap(),
-        Some(pg) => Store::open(&pg.url()).await.unwrap(),
+        Some(pg) => Store::open(pg.url()).await.unwrap(),
     };
-    let t0 = now_ms();
-    let mut accounts = Vec::with_capacity(cfg.accounts);
-    for i in 0..cfg.accounts {
-        let a = store
-            .create_account(&format!("bench-{i}@example.com"), t0)
-            .await
-            .unwrap();
-        store.grant_credits(a, 1_000_000_000_000, t0).await.unwrap();
-        accounts.push(a);
-    }
-    let accounts = Arc::new(accounts);
-
-    let stop = Arc::new(AtomicBool::new(false));
+    let accounts = Arc::new(funded_accounts(&store, cfg.accounts).await);
     // CPU of the backends serving this database, from here on.
     let pg_pids = match &pg {
-        Some(pg) => backend_pids(pg_admin, &pg.name).await,
+        Some(pg) => backend_pids(pg_admin, pg.name()).await,
         None => Vec::new(),
     };
     let pg_cpu_start = pids_cpu_ns(&pg_pids);
     let cpu_start = process_cpu_ns();
     let started = Instant::now();
-    let mut workers = Vec::new();
-    for w in 0..cfg.concurrency {
-        let store = store.clone();
-        let accounts = accounts.clone();
-        let stop = stop.clone();
-        workers.push(tokio::spawn(async move {
-            let mut latencies = Vec::with_capacity(1 << 16);
-            let mut i = 0usize;
-            let charge = Charge {
-                input_tokens: 1_200,
-                output_tokens: 600,
-                reasoning_tokens: 0,
-                credits: CHARGE,
-            };
-            while !stop.load(Ordering::Relaxed) {
-                let account = accounts[(w + i * 7919) % accounts.len()];
-                let now = now_ms();
-                let req = HoldRequest {
-                    request_id: format!("bench-{w}-{i}"),
-                    account_id: account,
-                    credits: HOLD,
-                    model: "large-27b-uncensored".into(),
-                    expires_at: now + 600_000,
-                    free_daily: 0,
-                    key_id: None,
-                };
-                let t = Instant::now();
-                assert_eq!(store.hold(&req, now).await.unwrap(), HoldOutcome::Held);
-                let settled = store
-                    .settle(&req.request_id, Some(&charge), now)
-                    .await
-                    .unwrap();
-                assert!(
-                    matches!(
-                        settled,
-                        SettleOutcome::Settled {
-                            charged: CHARGE,
-                            ..
-                        }
-                    ),
-                    "{settled:?}"
-                );
-                latencies.push(t.elapsed().as_micros() as u64);
-                i += 1;
-            }
-            latencies
-        }));
-    }
-    tokio::time::sleep(Duration::from_secs_f64(cfg.seconds)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut latencies = Vec::new();
-    for w in workers {
-        latencies.extend(w.await.unwrap());
-    }
+    let mut latencies = pairs_for(&store, &accounts, cfg).await;
     let elapsed = started.elapsed();
     let cpu_ns = process_cpu_ns().saturating_sub(cpu_start);
     let pg_cpu_ns = match &pg {
         Some(pg) => {
             // Backends that connected during the run count from their start.
-            let end = pids_cpu_ns(&backend_pids(pg_admin, &pg.name).await);
+            let end = pids_cpu_ns(&backend_pids(pg_admin, pg.name()).await);
             let total: u64 = end
                 .iter()
                 .map(|(pid, ns)| ns.saturating_sub(pg_cpu_start.get(pid).copied().unwrap_or(0)))
@@ -373,20 +273,9 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
             .copied()
             .unwrap_or(0)
     };
-
-    let report = store.verify_ledger().await.unwrap();
-    let total: i64 = {
-        let mut s = 0;
-        for a in accounts.iter() {
-            s += store.balance(*a, now_ms()).await.unwrap().total_spent;
-        }
-        s
-    };
-    let verified = report.discrepancies.is_empty() && total == latencies.len() as i64 * CHARGE;
+    let verified = verified(&store, &accounts, latencies.len()).await;
     store.close().await;
-    if let Some(pg) = pg {
-        pg.drop_db().await;
-    }
+    drop(pg);
     let pairs = latencies.len() as u64;
     let per_pair = |ns: u64| ns as f64 / 1000.0 / pairs.max(1) as f64;
     Outcome {
@@ -398,4 +287,93 @@ async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
         pg_cpu_us: pg_cpu_ns.map(per_pair),
         verified,
     }
+}
+
+/// `n` accounts with credit enough never to run out.
+async fn funded_accounts(store: &Store, n: usize) -> Vec<AccountId> {
+    let t0 = now_ms();
+    let mut accounts = Vec::with_capacity(n);
+    for i in 0..n {
+        let a = store
+            .create_account(&format!("bench-{i}@example.com"), t0)
+            .await
+            .unwrap();
+        store.grant_credits(a, 1_000_000_000_000, t0).await.unwrap();
+        accounts.push(a);
+    }
+    accounts
+}
+
+/// Hold + settle pairs from `cfg.concurrency` tasks for `cfg.seconds`; each pair's latency
+/// in microseconds.
+async fn pairs_for(store: &Store, accounts: &Arc<Vec<AccountId>>, cfg: &Config) -> Vec<u64> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut workers = Vec::new();
+    for w in 0..cfg.concurrency {
+        let (store, accounts, stop) = (store.clone(), accounts.clone(), stop.clone());
+        workers.push(tokio::spawn(async move {
+            let mut latencies = Vec::with_capacity(1 << 16);
+            let mut i = 0usize;
+            while !stop.load(Ordering::Relaxed) {
+                let account = accounts[(w + i * 7919) % accounts.len()];
+                let t = Instant::now();
+                pair(&store, account, format!("bench-{w}-{i}")).await;
+                latencies.push(t.elapsed().as_micros() as u64);
+                i += 1;
+            }
+            latencies
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs_f64(cfg.seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut latencies = Vec::new();
+    for w in workers {
+        latencies.extend(w.await.unwrap());
+    }
+    latencies
+}
+
+/// One paid request's ledger work: hold 50 credits, settle 3.
+async fn pair(store: &Store, account: AccountId, request_id: String) {
+    let charge = Charge {
+        input_tokens: 1_200,
+        output_tokens: 600,
+        reasoning_tokens: 0,
+        credits: CHARGE,
+    };
+    let now = now_ms();
+    let req = HoldRequest {
+        request_id,
+        account_id: account,
+        credits: HOLD,
+        model: "large-27b-uncensored".into(),
+        expires_at: now + 600_000,
+        free_daily: 0,
+        key_id: None,
+    };
+    assert_eq!(store.hold(&req, now).await.unwrap(), HoldOutcome::Held);
+    let settled = store
+        .settle(&req.request_id, Some(&charge), now)
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            settled,
+            SettleOutcome::Settled {
+                charged: CHARGE,
+                ..
+            }
+        ),
+        "{settled:?}"
+    );
+}
+
+/// The ledger verifies, and the accounts spent exactly the pairs' charges.
+async fn verified(store: &Store, accounts: &[AccountId], pairs: usize) -> bool {
+    let report = store.verify_ledger().await.unwrap();
+    let mut spent = 0;
+    for a in accounts {
+        spent += store.balance(*a, now_ms()).await.unwrap().total_spent;
+    }
+    report.discrepancies.is_empty() && spent == pairs as i64 * CHARGE
 }

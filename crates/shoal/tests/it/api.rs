@@ -1,11 +1,9 @@
 //! The /api/v1 surface through a real `shoal serve` process over HTTP: statuses, the error
 //! shape, auth, rate limits, the catalog, the balance, and the admin contract.
 
-mod common;
-
-use common::{account_with_key, admin, error_of, Server};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use shoal_test_support::process::{account_with_key, admin, error_of, Server};
 use std::time::{Duration, Instant};
 
 fn client() -> reqwest::Client {
@@ -180,7 +178,7 @@ async fn balance_reports_the_account_of_the_key() {
         .unwrap();
     assert_eq!(other["credits"], 7);
 
-    let printed = common::admin_lines(
+    let printed = shoal_test_support::process::admin_lines(
         &s.data_dir,
         &[
             "plan",
@@ -243,7 +241,7 @@ async fn bad_keys_get_401_in_the_error_shape() {
         c.get(&url).bearer_auth(&key).send().await.unwrap().status(),
         StatusCode::OK
     );
-    let listed = std::process::Command::new(common::shoal_bin())
+    let listed = std::process::Command::new(shoal_test_support::process::shoal_bin())
         .args(["admin", "--data-dir"])
         .arg(&s.data_dir)
         .args(["key", "list", "--account", &account])
@@ -255,7 +253,7 @@ async fn bad_keys_get_401_in_the_error_shape() {
         listed.contains("active") && !listed.contains(&key[12..]),
         "key list shows only a prefix: {listed}"
     );
-    let out = std::process::Command::new(common::shoal_bin())
+    let out = std::process::Command::new(shoal_test_support::process::shoal_bin())
         .args(["admin", "--data-dir"])
         .arg(&s.data_dir)
         .args(["key", "revoke", "--key-id", &key_id])
@@ -544,7 +542,7 @@ async fn keys_are_stored_only_as_hashes() {
 async fn admin_errors_go_to_stderr_with_a_failing_status() {
     let dir = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
-        std::process::Command::new(common::shoal_bin())
+        std::process::Command::new(shoal_test_support::process::shoal_bin())
             .args(["admin", "--data-dir"])
             .arg(dir.path())
             .args(args)
@@ -643,7 +641,7 @@ async fn ended_holds_are_pruned_after_the_retention() {
 #[tokio::test]
 async fn runtime_threads_sets_the_runtime_size() {
     let dir = tempfile::tempdir().unwrap();
-    let refused = std::process::Command::new(common::shoal_bin())
+    let refused = std::process::Command::new(shoal_test_support::process::shoal_bin())
         .args(["--runtime-threads", "0", "serve", "--data-dir"])
         .arg(dir.path())
         .output()
@@ -656,7 +654,7 @@ async fn runtime_threads_sets_the_runtime_size() {
         let log = dir
             .path()
             .join(format!("serve-{}.log", threads.unwrap_or("default")));
-        let mut cmd = std::process::Command::new(common::shoal_bin());
+        let mut cmd = std::process::Command::new(shoal_test_support::process::shoal_bin());
         cmd.env_remove("SHOAL_RUNTIME_THREADS");
         if let Some(n) = threads {
             cmd.env("SHOAL_RUNTIME_THREADS", n);
@@ -696,7 +694,7 @@ async fn runtime_threads_sets_the_runtime_size() {
     // A worker runs on one thread unless told otherwise; its start-up line says so. (No
     // gateway listens: the line comes before the first dial.)
     let worker_threads = |threads: Option<&str>| {
-        let mut cmd = std::process::Command::new(common::shoal_bin());
+        let mut cmd = std::process::Command::new(shoal_test_support::process::shoal_bin());
         cmd.args([
             "worker",
             "--gateway",

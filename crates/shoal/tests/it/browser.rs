@@ -3,11 +3,9 @@
 //! own count (never its claims), and a tab that breaks the rules loses its token for a while.
 //! (The page itself, in Chromium, is tested in tests/e2e/test_browser.py.)
 
-mod common;
-
-use common::worker::{connect, recv, send};
-use common::{account_with_key, admin, Loc, Server};
 use serde_json::{json, Value};
+use shoal_test_support::process::worker::{connect, recv, send};
+use shoal_test_support::process::{account_with_key, admin, Loc, Server};
 
 fn browser_hello(variant: Option<&str>) -> Value {
     let mut h = json!({"type": "hello", "protocol": 1, "kind": "browser", "concurrency": 1,
@@ -253,7 +251,7 @@ async fn a_forced_tool_choice_is_checked_before_anything_reaches_the_client() {
 
     // The tab answers with text: nothing of it reaches the client, no other worker can try,
     // so the request fails as unavailable, and nothing is billed.
-    let before = common::balance_of(&s, &key).await;
+    let before = shoal_test_support::process::balance_of(&s, &key).await;
     let asked = ask();
     let job = recv(&mut tab).await;
     tab_says(&mut tab, &job, "It is sunny in Paris.").await;
@@ -262,11 +260,14 @@ async fn a_forced_tool_choice_is_checked_before_anything_reaches_the_client() {
     assert!(!body.contains("sunny"), "{body}");
     let error: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(error["error"]["code"], "no_worker_available");
-    assert_eq!(common::balance_of(&s, &key).await, before);
+    assert_eq!(
+        shoal_test_support::process::balance_of(&s, &key).await,
+        before
+    );
 }
 
 /// The tab answers `job` with `text` in one delta, then `done`.
-async fn tab_says(tab: &mut common::worker::Socket, job: &Value, text: &str) {
+async fn tab_says(tab: &mut shoal_test_support::process::worker::Socket, job: &Value, text: &str) {
     let id = &job["job_id"];
     send(tab, json!({"type": "delta", "job_id": id, "content": text})).await;
     let claim = json!({"prompt_tokens": 1, "completion_tokens": 1});

@@ -3,12 +3,12 @@
 //! than its benchmark run): every request ends in a correct answer, a failover or a documented
 //! error, no hold is left, each slot is freed exactly once and memory stays flat.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{account_with_key, admin, balance_of, metric, wait_until, Server};
 use shoal_bench_churn::{raise_fd_limit, Config, Faults};
+use shoal_test_support::process::{
+    account_with_key, admin, balance_of, metric, wait_until, Server,
+};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_hundred_workers_coming_and_going_lose_no_request_hold_or_slot() {
@@ -129,7 +129,10 @@ async fn a_worker_that_goes_quiet_mid_job_cannot_hold_a_request_past_its_deadlin
     let (whole, streamed) = tokio::join!(post("hi", false), post("stream me", true));
     let whole = whole.expect("an answer, not a hang");
     assert_eq!(whole.status(), 504);
-    assert_eq!(common::error_of(whole).await.0, "timeout");
+    assert_eq!(
+        shoal_test_support::process::error_of(whole).await.0,
+        "timeout"
+    );
     let streamed = streamed.unwrap();
     assert_eq!(streamed.status(), 200);
     let text = streamed.text().await.expect("the stream ends");

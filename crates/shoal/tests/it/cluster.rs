@@ -8,16 +8,15 @@
 //! skips, with a message, when it is not there. PostgreSQL: as the other tests
 //! (`SHOAL_TEST_POSTGRES=skip`).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::cluster::redis_or_skip;
-use common::worker::{send, welcomed_worker, Socket};
-use common::{account_with_key, admin, error_of, get_json, Loc, PgDb, Server};
 use futures::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::cluster::redis_or_skip;
+use shoal_test_support::process::worker::{send, welcomed_worker, Socket};
+use shoal_test_support::process::{account_with_key, admin, error_of, get_json, Loc, Server};
 use tokio_tungstenite::tungstenite::Message;
 
 /// Three replicas on one database, sharing Redis under a prefix of their own.
@@ -27,14 +26,14 @@ struct Replicas {
     _dirs: Vec<tempfile::TempDir>,
 }
 
-fn start_replicas(db: &PgDb, redis: &str, tag: &str) -> Replicas {
+fn start_replicas(db: &TempDb, redis: &str, tag: &str) -> Replicas {
     let prefix = format!("shoaltest:{tag}:{}:{}:", std::process::id(), shoal_now_ns());
     // A key verified once stays cached for the whole test, so that every replica's requests
     // reach the limiter (or the ledger) as fast as every other's.
     let config = format!(
         "redis_url = \"{redis}\"\nredis_key_prefix = \"{prefix}\"\nauth_cache_ms = 120000\n"
     );
-    let store = Loc::Url(db.url.clone());
+    let store = Loc::Url(db.url().to_owned());
     let mut servers = Vec::new();
     let mut dirs = Vec::new();
     for _ in 0..3 {
@@ -103,7 +102,7 @@ async fn a_60_rpm_key_gets_60_requests_through_three_replicas() {
     let Some(redis) = redis_or_skip() else {
         return;
     };
-    let Some(db) = PgDb::create("cluster_rl").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let r = start_replicas(&db, &redis, "rl");
@@ -190,7 +189,7 @@ async fn a_60_rpm_key_gets_60_requests_through_three_replicas() {
         StatusCode::OK
     );
     drop(r);
-    db.drop_db().await;
+    drop(db);
 }
 
 /// Answers each job after `delay` (so holds overlap) with one delta and fixed usage; counts
@@ -253,7 +252,7 @@ async fn sixty_four_requests_racing_across_replicas_never_overspend() {
     let Some(redis) = redis_or_skip() else {
         return;
     };
-    let Some(db) = PgDb::create("cluster_race").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let r = start_replicas(&db, &redis, "race");
@@ -333,7 +332,7 @@ async fn sixty_four_requests_racing_across_replicas_never_overspend() {
          {granted}, spent {spent}"
     );
     drop(r);
-    db.drop_db().await;
+    drop(db);
 }
 
 #[tokio::test]

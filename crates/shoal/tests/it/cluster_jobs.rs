@@ -1,7 +1,7 @@
 //! Jobs across replicas: three real `shoal serve` processes on one throwaway PostgreSQL
 //! database, the real Redis and the real NATS (subjects and keys under prefixes of this run's
 //! own), with real `shoal worker --backend openai` processes in front of a scripted upstream
-//! (`common::upstream`). A client on replica A is served by a worker connected to replica B:
+//! (`shoal_test_support::process::upstream`). A client on replica A is served by a worker connected to replica B:
 //! whole answers, streams with usage, tool calls, a client that hangs up; B killed with
 //! SIGKILL mid-stream, and before the first token while replica C has a worker too;
 //! `available` on `/models` the same on every replica; a replica shut down with SIGTERM
@@ -14,19 +14,20 @@
 //! NATS: SHOAL_TEST_NATS_URL (default nats://127.0.0.1:4222), `SHOAL_TEST_NATS=skip` skips;
 //! Redis and PostgreSQL as in `cluster.rs`.
 
-mod common;
-
 use std::time::Duration;
 
 use base64::Engine as _;
-use common::cluster::{
-    image_worker, nats_or_skip, redis_or_skip, tiny_checker, WorkerProcess, A1111,
-};
-use common::upstream::{Upstream, PROMPT_TOKENS};
-use common::{account_with_key, admin, get_json, metric, wait_until, Loc, PgDb, Server};
 use futures::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::cluster::{
+    image_worker, nats_or_skip, redis_or_skip, tiny_checker, WorkerProcess, A1111,
+};
+use shoal_test_support::process::{
+    account_with_key, admin, get_json, metric, wait_until, Loc, Server,
+};
+use shoal_test_support::upstream::{Upstream, PROMPT_TOKENS};
 
 const MODEL: &str = "service-pro";
 /// In every prompt; no log may contain it.
@@ -36,7 +37,7 @@ struct Cluster {
     servers: Vec<Server>,
     store: Loc,
     _dirs: Vec<tempfile::TempDir>,
-    db: PgDb,
+    db: TempDb,
 }
 
 impl Cluster {
@@ -48,13 +49,13 @@ impl Cluster {
     /// [`Cluster::start`] with more lines of configuration for every replica.
     async fn start_with(tag: &str, more: &str) -> Option<Cluster> {
         let (redis, nats) = (redis_or_skip()?, nats_or_skip()?);
-        let db = PgDb::create(tag).await?;
+        let db = TempDb::for_test().await?;
         let run = format!("{tag}{}x{}", std::process::id(), now_ns());
         let config = format!(
             "redis_url = \"{redis}\"\nredis_key_prefix = \"shoaltest:{run}:\"\n\
              nats_url = \"{nats}\"\nnats_subject_prefix = \"shoaltest.{run}\"\n{more}"
         );
-        let store = Loc::Url(db.url.clone());
+        let store = Loc::Url(db.url().to_owned());
         let (mut servers, mut dirs) = (Vec::new(), Vec::new());
         for _ in 0..3 {
             let dir = tempfile::tempdir().unwrap();
@@ -89,7 +90,7 @@ impl Cluster {
         let c = Cluster::start(tag).await?;
         let email = format!("{tag}@example.com");
         let (_, key) = account_with_key(&c.store, &email, 100_000, Some(100_000));
-        let up = Upstream::start(Duration::ZERO).await;
+        let up = Upstream::with_first_token_after(Duration::ZERO).await;
         let worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
         c.wait_available(&key, true).await;
         Some((c, key, up, worker))
@@ -138,7 +139,7 @@ impl Cluster {
         self.assert_no_canary();
         let db = self.db;
         drop(self.servers);
-        db.drop_db().await;
+        drop(db);
     }
 }
 
@@ -201,7 +202,7 @@ async fn a_worker_on_one_replica_serves_clients_of_another() {
     let (a, b) = (&c.servers[0], &c.servers[1]);
     let (_, key) = account_with_key(&c.store, "jobs@example.com", 100_000, Some(100_000));
     assert_eq!(c.availability(&key).await, [false; 3]);
-    let up = Upstream::start(Duration::ZERO).await;
+    let up = Upstream::with_first_token_after(Duration::ZERO).await;
     let mut worker = WorkerProcess::start(b, &c.store, &up.url, 4);
     c.wait_available(&key, true).await;
 
@@ -302,7 +303,7 @@ async fn a_replica_killed_mid_stream_ends_the_stream_with_an_error_and_bills_wha
         return;
     };
     let (_, key) = account_with_key(&c.store, "mid@example.com", 100_000, Some(100_000));
-    let up = Upstream::start(Duration::ZERO).await;
+    let up = Upstream::with_first_token_after(Duration::ZERO).await;
     let _worker = WorkerProcess::start(&c.servers[1], &c.store, &up.url, 2);
     c.wait_available(&key, true).await;
     let before = balance(&c.servers[0], &key).await.0;
@@ -383,8 +384,8 @@ async fn a_replica_killed_before_the_first_token_is_retried_on_another() {
     };
     let (_, key) = account_with_key(&c.store, "first@example.com", 100_000, Some(100_000));
     // B's upstream never gets to its first token; C's answers at once.
-    let slow = Upstream::start(Duration::from_secs(120)).await;
-    let fast = Upstream::start(Duration::ZERO).await;
+    let slow = Upstream::with_first_token_after(Duration::from_secs(120)).await;
+    let fast = Upstream::with_first_token_after(Duration::ZERO).await;
     let _on_b = WorkerProcess::start(&c.servers[1], &c.store, &slow.url, 2);
     c.wait_available(&key, true).await;
 
@@ -459,7 +460,7 @@ impl Drop for OwnNats {
 /// join without a restart.
 #[tokio::test]
 async fn replicas_without_nats_run_alone_and_join_once_it_is_up() {
-    let Some(db) = PgDb::create("jobs_nats_down").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -468,12 +469,12 @@ async fn replicas_without_nats_run_alone_and_join_once_it_is_up() {
         .unwrap()
         .port();
     let config = format!("nats_url = \"nats://shoal:s3cret-pw@127.0.0.1:{port}\"\n");
-    let store = Loc::Url(db.url.clone());
+    let store = Loc::Url(db.url().to_owned());
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let a = Server::start_on(dirs[0].path(), store.clone(), Some(&config));
     let b = Server::start_on(dirs[1].path(), store.clone(), Some(&config));
     let (_, key) = account_with_key(&store, "down@example.com", 100_000, Some(100_000));
-    let up = Upstream::start(Duration::ZERO).await;
+    let up = Upstream::with_first_token_after(Duration::ZERO).await;
     let _worker = WorkerProcess::start(&b, &store, &up.url, 2);
     wait_until("B serves its own clients", WAIT, async || {
         post(&b, &key, &body("hi", false)).await.status() == StatusCode::OK
@@ -506,7 +507,7 @@ async fn replicas_without_nats_run_alone_and_join_once_it_is_up() {
     assert_eq!(metric(&a, "shoal_cluster_nats_up").await, 1);
     assert!(a.logs().contains("connected to NATS"));
     drop((a, b));
-    db.drop_db().await;
+    drop(db);
 }
 
 /// A replica that gets SIGTERM tells the others: they stop sending it jobs at once (not after
@@ -638,7 +639,7 @@ async fn images_render_on_the_replica_with_an_image_worker() {
     c.servers[1].child.wait().unwrap();
     let r = request.await.unwrap();
     assert!(r.status().is_server_error(), "{}", r.status());
-    let (code, _, _) = common::error_of(r).await;
+    let (code, _, _) = shoal_test_support::process::error_of(r).await;
     assert_eq!(code, "worker_error");
     assert_eq!(settled(&c.servers[0], &key).await, 30);
     assert_eq!(balance(&c.servers[0], &key).await.0, 70);
@@ -686,7 +687,7 @@ async fn a_swarm_ring_on_one_replica_serves_clients_of_another() {
     let (whole, span) = (dir.path().join("whole.gguf"), dir.path().join("span.gguf"));
     // The generated tiny model (2 layers), as `serve --demo` writes it.
     shoal_worker::llama::test_model::write(&whole, 4096).unwrap();
-    let sliced = std::process::Command::new(common::shoal_bin())
+    let sliced = std::process::Command::new(shoal_test_support::process::shoal_bin())
         .args(["swarm", "slice", "--gguf"])
         .arg(&whole)
         .args(["--layers", "0..2", "--out"])

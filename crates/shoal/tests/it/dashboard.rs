@@ -3,13 +3,12 @@
 //! database; a session never opens `/api/v1`. (The pages themselves are driven in a browser
 //! by tests/e2e/test_dashboard.py.)
 
-mod common;
-
-use common::worker::{answer_every_job, welcomed_worker};
-use common::{admin, PgDb, Server};
 use reqwest::redirect::Policy;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::worker::{answer_every_job, welcomed_worker};
+use shoal_test_support::process::{admin, Server};
 
 const PASSWORD: &str = "a long enough password";
 
@@ -284,11 +283,11 @@ async fn password_reset_never_tells_who_has_an_account() {
 
 #[tokio::test]
 async fn a_session_made_on_one_replica_works_on_another() {
-    let Some(db) = PgDb::create("dash").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let store = common::Loc::Url(db.url.clone());
+    let store = shoal_test_support::process::Loc::Url(db.url().to_owned());
     let a = Server::start_on(&dir.path().join("a"), store.clone(), None);
     let b = Server::start_on(&dir.path().join("b"), store, None);
     let cookie = sign_up(&a, "replicas@example.com").await;
@@ -313,5 +312,5 @@ async fn a_session_made_on_one_replica_works_on_another() {
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     assert_eq!(r.headers()["location"], "/dashboard/login");
     drop((a, b));
-    db.drop_db().await;
+    drop(db);
 }

@@ -8,17 +8,18 @@
 //! (`worker_process_for_kill_tests`), so the moment it dies is exact: it reports on stdout
 //! when it holds a job, or has written half of its `done` frame, and then waits to be killed.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{account_with_key, admin, balance_of, metric, wait_until, Loc, PgDb, Server};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use shoal_bench_churn::worker::{connect, encode, Socket};
 use shoal_protocol::worker::{GatewayMessage, JobUsage, WorkerMessage};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::{
+    account_with_key, admin, balance_of, metric, wait_until, Loc, Server,
+};
 use tokio_tungstenite::tungstenite::Message;
 
 const MODEL: &str = "service-pro";
@@ -126,7 +127,7 @@ impl ChildWorker {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "worker_process_for_kill_tests",
+                "kill::worker_process_for_kill_tests",
                 "--ignored",
                 "--nocapture",
             ])
@@ -441,10 +442,10 @@ async fn gateway_killed_while_holds_are_written_leaves_every_account_whole() {
 
 #[tokio::test]
 async fn gateway_killed_while_holds_are_written_leaves_every_account_whole_on_postgres() {
-    let Some(db) = PgDb::create("k9load").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    gateway_killed_under_load(tmp.path(), Loc::Url(db.url.clone())).await;
-    db.drop_db().await;
+    gateway_killed_under_load(tmp.path(), Loc::Url(db.url().to_owned())).await;
+    drop(db);
 }

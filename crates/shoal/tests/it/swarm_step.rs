@@ -3,15 +3,13 @@
 //! `STEP_DEADLINE` (30 s), and its session goes on through its twin (the entry is told to
 //! replay).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::worker::{connect, recv, send};
-use common::{account_with_key, admin, metric, wait_until, Server};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use shoal_protocol::swarm::{Dtype, FrameHeader, FrameKind};
+use shoal_test_support::process::worker::{connect, recv, send};
+use shoal_test_support::process::{account_with_key, admin, metric, wait_until, Server};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 

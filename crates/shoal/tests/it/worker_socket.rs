@@ -2,11 +2,14 @@
 //! checked before anything is read, the handshake is enforced, jobs are pushed carrying the
 //! generation input only, and a silent worker is dropped.
 
-mod common;
-
-use common::worker::{answer_every_job, connect, hello, recv, send, welcomed_worker};
-use common::{account_with_key, admin, balance_of, get_json, wait_until, Loc, PgDb, Server};
 use serde_json::{json, Value};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::worker::{
+    answer_every_job, connect, hello, recv, send, welcomed_worker,
+};
+use shoal_test_support::process::{
+    account_with_key, admin, balance_of, get_json, wait_until, Loc, Server,
+};
 use std::time::{Duration, Instant};
 
 async fn available(s: &Server, key: &str, model: &str) -> bool {
@@ -303,12 +306,12 @@ async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl() {
 
 #[tokio::test]
 async fn kill_9_mid_stream_keeps_no_credit_after_the_hold_ttl_on_postgres() {
-    let Some(db) = PgDb::create("k9").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    kill_9_mid_stream(tmp.path(), Loc::Url(db.url.clone())).await;
-    db.drop_db().await;
+    kill_9_mid_stream(tmp.path(), Loc::Url(db.url().to_owned())).await;
+    drop(db);
 }
 
 /// Kill -9 of the gateway while a stream is open and its hold taken, restart on the same
@@ -376,16 +379,16 @@ async fn clients_that_hang_up_at_any_moment_leave_no_hold() {
 #[tokio::test]
 async fn a_client_that_hangs_up_while_its_hold_is_written_leaves_no_hold() {
     use sqlx::Connection;
-    let Some(db) = PgDb::create("holdwin").await else {
+    let Some(db) = TempDb::for_test().await else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let store = Loc::Url(db.url.clone());
+    let store = Loc::Url(db.url().to_owned());
     let s = Server::start_on(tmp.path(), store.clone(), Some("hold_ttl_secs = 3600\n"));
     let (account, key) = account_with_key(&store, "win@example.com", 1000, Some(10_000));
     let ws = welcomed_worker(&s, &store, 1).await;
 
-    let mut locker = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let mut locker = sqlx::PgConnection::connect(db.url()).await.unwrap();
     sqlx::query("BEGIN").execute(&mut locker).await.unwrap();
     sqlx::query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE")
         .bind(account.parse::<i64>().unwrap())
@@ -404,7 +407,7 @@ async fn a_client_that_hangs_up_while_its_hold_is_written_leaves_no_hold() {
             .send()
             .await
     });
-    let mut watcher = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let mut watcher = sqlx::PgConnection::connect(db.url()).await.unwrap();
     wait_until(
         "the hold waits on the account's row lock",
         Duration::from_secs(10),
@@ -438,7 +441,7 @@ async fn a_client_that_hangs_up_while_its_hold_is_written_leaves_no_hold() {
     drop(s);
     let _ = locker.close().await;
     let _ = watcher.close().await;
-    db.drop_db().await;
+    drop(db);
 }
 
 /// Clients that hang up at any moment (while the hold is being written, while queued,

@@ -173,7 +173,7 @@ impl Drop for A1111 {
 
 /// A `shoal-image-worker --backend a1111` process (built beside `shoal`) connected to `s`.
 pub fn image_worker(s: &Server, store: &Loc, a1111: &str, model: &str) -> WorkerProcess {
-    let binary = std::path::Path::new(shoal_bin()).with_file_name("shoal-image-worker");
+    let binary = shoal_bin().with_file_name("shoal-image-worker");
     assert!(
         binary.is_file(),
         "{} is missing: cargo build -p shoal-image-worker",

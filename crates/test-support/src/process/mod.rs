@@ -1,9 +1,12 @@
-//! Starts real `shoal` processes on ephemeral ports with a real SQLite data folder (or a
-//! throwaway PostgreSQL database).
-#![allow(dead_code)]
+//! Real `shoal` processes on ephemeral ports with a real SQLite data folder (or a
+//! throwaway PostgreSQL database): `shoal serve` ([`Server`]), `shoal admin` ([`admin`]),
+//! hand-written workers on its socket ([`worker`]), `shoal worker` and the services several
+//! replicas share ([`cluster`]), and reading its answers.
+//!
+//! The `shoal` binary is `SHOAL_BIN`, else the one cargo built beside the running test
+//! (`target/debug/shoal` for `target/debug/deps/<test>`).
 
 pub mod cluster;
-pub mod upstream;
 pub mod worker;
 
 use std::ffi::OsString;
@@ -11,10 +14,24 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-pub fn shoal_bin() -> &'static str {
-    env!("CARGO_BIN_EXE_shoal")
+/// The `shoal` binary the processes run.
+pub fn shoal_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(bin) = std::env::var_os("SHOAL_BIN") {
+            return PathBuf::from(bin);
+        }
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let deps = exe.parent().expect("the test binary's folder");
+        let beside = |dir: &Path| dir.join("shoal");
+        match deps.file_name() {
+            Some(name) if name == "deps" => beside(deps.parent().expect("the profile folder")),
+            _ => beside(deps),
+        }
+    })
 }
 
 /// Where a server keeps its store: a data folder (SQLite) or a database URL.
@@ -240,61 +257,6 @@ pub async fn error_of(resp: reqwest::Response) -> (String, String, String) {
             .to_string()
     };
     (get("code"), get("message"), get("type"))
-}
-
-/// A throwaway PostgreSQL database for one test, dropped at the end; `None` when
-/// `SHOAL_TEST_POSTGRES=skip`.
-pub struct PgDb {
-    pub url: String,
-    server: String,
-    name: String,
-}
-
-impl PgDb {
-    pub async fn create(tag: &str) -> Option<PgDb> {
-        use sqlx::Connection;
-        if std::env::var("SHOAL_TEST_POSTGRES").as_deref() == Ok("skip") {
-            return None;
-        }
-        let server = std::env::var("SHOAL_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-        let name = format!(
-            "shoal_{tag}_{}_{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .subsec_nanos()
-        );
-        let mut conn = sqlx::PgConnection::connect(&server)
-            .await
-            .unwrap_or_else(|e| {
-                panic!("PostgreSQL at {server} (set SHOAL_TEST_POSTGRES=skip to skip): {e}")
-            });
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut conn)
-            .await
-            .unwrap();
-        let _ = conn.close().await;
-        let base = server.rsplit_once('/').map_or(server.as_str(), |(b, _)| b);
-        Some(PgDb {
-            url: format!("{base}/{name}"),
-            server,
-            name,
-        })
-    }
-
-    pub async fn drop_db(self) {
-        use sqlx::Connection;
-        let mut conn = sqlx::PgConnection::connect(&self.server).await.unwrap();
-        sqlx::query(&format!(
-            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-            self.name
-        ))
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    }
 }
 
 /// `GET url` with `key` as the bearer; the body as JSON, whatever the status.
