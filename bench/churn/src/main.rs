@@ -139,15 +139,12 @@ fn serve(o: &Opts, dir: &Path) -> anyhow::Result<(Child, String)> {
     Ok((child, base))
 }
 
-fn main() -> anyhow::Result<()> {
-    let o = parse();
-    raise_fd_limit();
-    let dir = std::env::temp_dir().join(format!("shoal-churn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
+/// `o.accounts` accounts with plenty of credits; a key of each.
+fn accounts(o: &Opts, dir: &std::path::Path) -> anyhow::Result<Vec<String>> {
     let mut keys = Vec::new();
     for i in 0..o.accounts {
         let email = format!("churn{i}@example.com");
-        let account = admin(&o, &dir, &["account", "create", "--email", &email])?;
+        let account = admin(o, dir, &["account", "create", "--email", &email])?;
         let grant = [
             "credits",
             "grant",
@@ -156,12 +153,15 @@ fn main() -> anyhow::Result<()> {
             "--credits",
             "100000000",
         ];
-        admin(&o, &dir, &grant)?;
-        keys.push(admin(&o, &dir, &["key", "create", "--account", &account])?);
+        admin(o, dir, &grant)?;
+        keys.push(admin(o, dir, &["key", "create", "--account", &account])?);
     }
-    let worker_token = admin(&o, &dir, &["worker-token", "create", "--name", "churn"])?;
-    let (mut child, base) = serve(&o, &dir)?;
-    let cfg = Config {
+    Ok(keys)
+}
+
+/// The run the flags ask for; `--calm` turns every fault off.
+fn config(o: &Opts, base: String, worker_token: String, keys: Vec<String>, pid: u32) -> Config {
+    Config {
         base,
         worker_token,
         keys,
@@ -175,7 +175,7 @@ fn main() -> anyhow::Result<()> {
         stream_fraction: 0.5,
         hang_up_fraction: if o.calm { 0.0 } else { 0.01 },
         request_timeout: Duration::from_secs(o.request_timeout_secs),
-        gateway_pid: Some(child.id()),
+        gateway_pid: Some(pid),
         seed: o.seed,
         faults: if o.calm {
             Faults {
@@ -189,7 +189,18 @@ fn main() -> anyhow::Result<()> {
         } else {
             Faults::default()
         },
-    };
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let o = parse();
+    raise_fd_limit();
+    let dir = std::env::temp_dir().join(format!("shoal-churn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let keys = accounts(&o, &dir)?;
+    let worker_token = admin(&o, &dir, &["worker-token", "create", "--name", "churn"])?;
+    let (mut child, base) = serve(&o, &dir)?;
+    let cfg = config(&o, base, worker_token, keys, child.id());
     // One runtime with one thread: the gateway under test needs the machine's cores.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

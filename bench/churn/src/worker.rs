@@ -174,29 +174,22 @@ pub async fn run(
     mut leave: oneshot::Receiver<Leave>,
 ) -> anyhow::Result<bool> {
     let counts = &shared.workers;
-    let connected = connect(
-        &shared.base,
-        &shared.worker_token,
-        &shared.model,
-        shared.concurrency,
-    )
-    .await;
-    let (mut ws, heartbeat) = match connected {
-        Ok(v) => v,
-        Err(e) => {
-            counts.connect_failures.fetch_add(1, Ordering::Relaxed);
-            return Err(e);
-        }
-    };
+    let (mut ws, heartbeat) = connect_counted(&shared).await?;
     counts.sessions.fetch_add(1, Ordering::Relaxed);
-    let mut rng = StdRng::seed_from_u64(seed);
+    // What this worker's jobs send: bounded by the jobs it runs (its concurrency) and their
+    // scripted deltas.
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<(String, Out)>();
-    let mut running: HashMap<String, Running> = HashMap::new();
+    let mut jobs = Jobs {
+        shared: &shared,
+        rng: StdRng::seed_from_u64(seed),
+        out_tx,
+        running: HashMap::new(),
+        draining: false,
+    };
     let mut beat = tokio::time::interval(heartbeat);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut draining = false;
     let (mode, on_its_own) = loop {
-        if draining && running.values().all(|r| r.stalled) {
+        if jobs.draining && jobs.running.values().all(|r| r.stalled) {
             break (Leave::Drain, false);
         }
         tokio::select! {
@@ -204,43 +197,15 @@ pub async fn run(
                 let Some(Ok(msg)) = msg else { break (Leave::Close, true) };
                 let Message::Text(t) = msg else { continue };
                 let Ok(msg) = serde_json::from_str::<GatewayMessage>(&t) else { continue };
-                match msg {
-                    GatewayMessage::Job { job_id, request, .. } => {
-                        counts.jobs.fetch_add(1, Ordering::Relaxed);
-                        shared.job_arrived(&request);
-                        if draining {
-                            counts.errors.fetch_add(1, Ordering::Relaxed);
-                            let refusal = WorkerMessage::Error { job_id, code: ErrorCode::WorkerShuttingDown, retryable: true };
-                            if ws.send(encode(&refusal)).await.is_err() {
-                                break (Leave::Close, true);
-                            }
-                            continue;
-                        }
-                        let plan = draw_plan(&shared.faults, &mut rng);
-                        let (ctx, crx) = oneshot::channel();
-                        let first = rng.random_range(0..=shared.faults.max_delay_ms);
-                        let second = rng.random_range(0..=shared.faults.max_delay_ms / 2);
-                        let nonce = nonce_of(&request).unwrap_or(0);
-                        let task = tokio::spawn(job(job_id.clone(), nonce, plan, (first, second), out_tx.clone(), crx));
-                        let stalled = matches!(plan, Plan::Stall);
-                        running.insert(job_id, Running { stalled, cancel: Some(ctx), task });
+                if let Some(reply) = jobs.on_gateway(msg) {
+                    if ws.send(encode(&reply)).await.is_err() {
+                        break (Leave::Close, true);
                     }
-                    GatewayMessage::Cancel { job_id } => {
-                        counts.cancels.fetch_add(1, Ordering::Relaxed);
-                        if let Some(tx) = running.get_mut(&job_id).filter(|r| !r.stalled).and_then(|r| r.cancel.take()) {
-                            let _ = tx.send(());
-                        }
-                    }
-                    _ => {}
                 }
             }
             Some((job_id, out)) = out_rx.recv() => match out {
                 Out::Send(msg) => {
-                    match &msg {
-                        WorkerMessage::Done { .. } => { counts.done.fetch_add(1, Ordering::Relaxed); running.remove(&job_id); }
-                        WorkerMessage::Error { .. } => { counts.errors.fetch_add(1, Ordering::Relaxed); running.remove(&job_id); }
-                        _ => {}
-                    }
+                    jobs.sending(&job_id, &msg);
                     if ws.send(encode(&msg)).await.is_err() {
                         break (Leave::Close, true);
                     }
@@ -250,18 +215,107 @@ pub async fn run(
             _ = beat.tick() => if ws.send(encode(&WorkerMessage::Heartbeat)).await.is_err() {
                 break (Leave::Close, true);
             },
-            how = &mut leave, if !draining => match how {
-                Ok(Leave::Drain) | Err(_) => draining = true,
+            how = &mut leave, if !jobs.draining => match how {
+                Ok(Leave::Drain) | Err(_) => jobs.draining = true,
                 Ok(how) => break (how, false),
             },
         }
     };
-    for (_, r) in running.drain() {
+    for (_, r) in jobs.running.drain() {
         r.task.abort();
         counts.unfinished.fetch_add(1, Ordering::Relaxed);
     }
     end_session(ws, mode, counts).await;
     Ok(on_its_own)
+}
+
+/// [`connect`] with `shared`'s settings; a failure is counted.
+async fn connect_counted(shared: &Shared) -> anyhow::Result<(Socket, Duration)> {
+    let connected = connect(
+        &shared.base,
+        &shared.worker_token,
+        &shared.model,
+        shared.concurrency,
+    )
+    .await;
+    if connected.is_err() {
+        (shared.workers.connect_failures).fetch_add(1, Ordering::Relaxed);
+    }
+    connected
+}
+
+/// One simulated worker's jobs: each runs its drawn plan in a task of its own.
+struct Jobs<'a> {
+    shared: &'a Shared,
+    rng: StdRng,
+    out_tx: mpsc::UnboundedSender<(String, Out)>,
+    running: HashMap<String, Running>,
+    /// Told to leave: new jobs are refused, running ones finish.
+    draining: bool,
+}
+
+impl Jobs<'_> {
+    /// A job or a cancel from the gateway; what to answer at once, if anything.
+    fn on_gateway(&mut self, msg: GatewayMessage) -> Option<WorkerMessage> {
+        let counts = &self.shared.workers;
+        match msg {
+            GatewayMessage::Job {
+                job_id, request, ..
+            } => {
+                counts.jobs.fetch_add(1, Ordering::Relaxed);
+                self.shared.job_arrived(&request);
+                if self.draining {
+                    counts.errors.fetch_add(1, Ordering::Relaxed);
+                    return Some(WorkerMessage::Error {
+                        job_id,
+                        code: ErrorCode::WorkerShuttingDown,
+                        retryable: true,
+                    });
+                }
+                let faults = &self.shared.faults;
+                let plan = draw_plan(faults, &mut self.rng);
+                let (ctx, crx) = oneshot::channel();
+                let first = self.rng.random_range(0..=faults.max_delay_ms);
+                let second = self.rng.random_range(0..=faults.max_delay_ms / 2);
+                let nonce = nonce_of(&request).unwrap_or(0);
+                let out = self.out_tx.clone();
+                let task =
+                    tokio::spawn(job(job_id.clone(), nonce, plan, (first, second), out, crx));
+                let stalled = matches!(plan, Plan::Stall);
+                let running = Running {
+                    stalled,
+                    cancel: Some(ctx),
+                    task,
+                };
+                self.running.insert(job_id, running);
+            }
+            GatewayMessage::Cancel { job_id } => {
+                counts.cancels.fetch_add(1, Ordering::Relaxed);
+                let running = self.running.get_mut(&job_id).filter(|r| !r.stalled);
+                if let Some(tx) = running.and_then(|r| r.cancel.take()) {
+                    let _ = tx.send(());
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// A job's message on its way out: its end closes its books.
+    fn sending(&mut self, job_id: &str, msg: &WorkerMessage) {
+        let counts = &self.shared.workers;
+        match msg {
+            WorkerMessage::Done { .. } => {
+                counts.done.fetch_add(1, Ordering::Relaxed);
+                self.running.remove(job_id);
+            }
+            WorkerMessage::Error { .. } => {
+                counts.errors.fetch_add(1, Ordering::Relaxed);
+                self.running.remove(job_id);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Leaves the way `mode` says, then reads until the gateway closes the socket, counting the

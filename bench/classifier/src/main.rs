@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use shoal_classifier::concepts::{ConceptEntry, ConceptFile};
 use shoal_classifier::layout::VIT_L_14;
 use shoal_classifier::{preprocess, tiny, Classifier};
-use shoal_gateway::images::check::{Asked, OutputCheck, Verdict};
+use shoal_images::{Asked, OutputCheck, Verdict};
 
 struct Args {
     weights: PathBuf,
@@ -79,6 +79,40 @@ fn main() -> anyhow::Result<()> {
         eprintln!("wrote {} in {:.1?}", args.weights.display(), t.elapsed());
     }
     let concepts = args.weights.with_extension("concepts.json");
+    write_concepts(&concepts)?;
+
+    let before = memory();
+    let t = Instant::now();
+    let classifier = Classifier::open(&args.weights, &concepts, args.threads)?;
+    let load = t.elapsed();
+    let loaded = memory();
+
+    let sides = [512u32, 1024];
+    let pngs: Vec<Vec<u8>> = sides.iter().map(|&s| noise_png(s, u64::from(s))).collect();
+    let (times, prep) = time_checks(&classifier, &sides, &pngs, args.rounds)?;
+    let after = memory();
+    println!(
+        "checker: ViT-L/14 shape, random weights, f32; {} threads; {} rounds",
+        args.threads, args.rounds
+    );
+    println!("load: {:.2} s; RSS before load {:.0} MiB, after {:.0} MiB, after the checks {:.0} MiB (peak {:.0} MiB)",
+        load.as_secs_f64(), before.0, loaded.0, after.0, after.1);
+    println!("| image | check p50 ms | check p99 ms | of which decode + resize p50 ms |");
+    println!("|---|---|---|---|");
+    for (i, side) in sides.iter().enumerate() {
+        println!(
+            "| {side}² PNG (noise, {} KB) | {:.1} | {:.1} | {:.1} |",
+            pngs[i].len() / 1024,
+            pct(&times[i], 50.0),
+            pct(&times[i], 99.0),
+            pct(&prep[i], 50.0)
+        );
+    }
+    Ok(())
+}
+
+/// A concept file of the published checker's size (17 adult, 3 minor concepts), seeded.
+fn write_concepts(path: &std::path::Path) -> anyhow::Result<()> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(2);
     let mut entry = |name: String| ConceptEntry {
         name,
@@ -92,19 +126,23 @@ fn main() -> anyhow::Result<()> {
         adult: (0..17).map(|i| entry(format!("adult-{i}"))).collect(),
         minor: (0..3).map(|i| entry(format!("minor-{i}"))).collect(),
     };
-    std::fs::write(&concepts, serde_json::to_vec(&file)?)?;
+    std::fs::write(path, serde_json::to_vec(&file)?)?;
+    Ok(())
+}
 
-    let before = memory();
-    let t = Instant::now();
-    let classifier = Classifier::open(&args.weights, &concepts, args.threads)?;
-    let load = t.elapsed();
-    let loaded = memory();
+/// Per image size, the sorted times of whole checks and of their decode and resize, after
+/// two rounds of warm-up.
+type Times = [Vec<Duration>; 2];
 
-    let sides = [512u32, 1024];
-    let pngs: Vec<Vec<u8>> = sides.iter().map(|&s| noise_png(s, u64::from(s))).collect();
+fn time_checks(
+    classifier: &Classifier,
+    sides: &[u32; 2],
+    pngs: &[Vec<u8>],
+    rounds: usize,
+) -> anyhow::Result<(Times, Times)> {
     let mut times = [Vec::new(), Vec::new()];
     let mut prep = [Vec::new(), Vec::new()];
-    for round in 0..args.rounds + 2 {
+    for round in 0..rounds + 2 {
         for (i, &side) in sides.iter().enumerate() {
             let asked = Asked {
                 width: side,
@@ -125,25 +163,8 @@ fn main() -> anyhow::Result<()> {
             }
         }
     }
-    let after = memory();
-    println!(
-        "checker: ViT-L/14 shape, random weights, f32; {} threads; {} rounds",
-        args.threads, args.rounds
-    );
-    println!("load: {:.2} s; RSS before load {:.0} MiB, after {:.0} MiB, after the checks {:.0} MiB (peak {:.0} MiB)",
-        load.as_secs_f64(), before.0, loaded.0, after.0, after.1);
-    println!("| image | check p50 ms | check p99 ms | of which decode + resize p50 ms |");
-    println!("|---|---|---|---|");
-    for (i, side) in sides.iter().enumerate() {
-        times[i].sort();
-        prep[i].sort();
-        println!(
-            "| {side}² PNG (noise, {} KB) | {:.1} | {:.1} | {:.1} |",
-            pngs[i].len() / 1024,
-            pct(&times[i], 50.0),
-            pct(&times[i], 99.0),
-            pct(&prep[i], 50.0)
-        );
+    for t in times.iter_mut().chain(prep.iter_mut()) {
+        t.sort();
     }
-    Ok(())
+    Ok((times, prep))
 }

@@ -26,7 +26,7 @@ use futures::{SinkExt, StreamExt};
 use shoal_bench_churn::worker::{connect, encode, Socket};
 use shoal_protocol::codes::FinishReason;
 use shoal_protocol::worker::{GatewayMessage, JobUsage, WorkerMessage};
-use sqlx::Connection;
+use shoal_test_support::pg::TempDb;
 use tokio_tungstenite::tungstenite::Message;
 
 const MODEL: &str = "service-pro";
@@ -54,40 +54,6 @@ struct Args {
 
 fn beside_me() -> PathBuf {
     std::env::current_exe().map_or_else(|_| "shoal".into(), |p| p.with_file_name("shoal"))
-}
-
-/// A throwaway database on the server of `server_url`, dropped by [`Db::drop_db`].
-struct Db {
-    server: String,
-    name: String,
-    url: String,
-}
-
-impl Db {
-    async fn create(server: &str, durable: bool) -> anyhow::Result<Db> {
-        let name = format!("shoal_bench_cluster_{}", std::process::id());
-        let mut conn = sqlx::PgConnection::connect(server).await?;
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut conn)
-            .await?;
-        if !durable {
-            let sql = format!("ALTER DATABASE {name} SET synchronous_commit = off");
-            sqlx::query(&sql).execute(&mut conn).await?;
-        }
-        let base = server.rsplit_once('/').map_or(server, |(b, _)| b);
-        Ok(Db {
-            url: format!("{base}/{name}"),
-            server: server.to_owned(),
-            name,
-        })
-    }
-
-    async fn drop_db(self) -> anyhow::Result<()> {
-        let mut conn = sqlx::PgConnection::connect(&self.server).await?;
-        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
-        sqlx::query(&sql).execute(&mut conn).await?;
-        Ok(())
-    }
 }
 
 fn admin(shoal: &Path, db: &str, args: &[&str]) -> anyhow::Result<String> {
@@ -236,10 +202,10 @@ fn report(what: &str, mut same: Vec<Duration>, mut cross: Vec<Duration>) {
     );
 }
 
-async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
+async fn run(args: &Args, db: &TempDb) -> anyhow::Result<()> {
     let account = admin(
         &args.shoal,
-        &db.url,
+        db.url(),
         &["account", "create", "--email", "b@x.io"],
     )?;
     let grant = [
@@ -250,17 +216,17 @@ async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
         "--credits",
         "100000000",
     ];
-    admin(&args.shoal, &db.url, &grant)?;
+    admin(&args.shoal, db.url(), &grant)?;
     let key = ["key", "create", "--account", &account, "--rpm", "10000000"];
-    let key = admin(&args.shoal, &db.url, &key)?;
+    let key = admin(&args.shoal, db.url(), &key)?;
     let token = admin(
         &args.shoal,
-        &db.url,
+        db.url(),
         &["worker-token", "create", "--name", "b"],
     )?;
     let prefix = format!("shoalbench{}", std::process::id());
-    let a = start_replica(&args.shoal, &db.url, &args.nats, &prefix)?;
-    let b = start_replica(&args.shoal, &db.url, &args.nats, &prefix)?;
+    let a = start_replica(&args.shoal, db.url(), &args.nats, &prefix)?;
+    let b = start_replica(&args.shoal, db.url(), &args.nats, &prefix)?;
     let (ws, heartbeat) = connect(&b.base, &token, MODEL, 64).await?;
     tokio::spawn(answer_everything(ws, heartbeat));
 
@@ -296,8 +262,10 @@ async fn run(args: &Args, db: &Db) -> anyhow::Result<()> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let args = <Args as clap::Parser>::parse();
-    let db = Db::create(&args.postgres, args.durable).await?;
-    let result = run(&args, &db).await;
-    db.drop_db().await?;
-    result
+    // Dropped (with the database) when this returns.
+    let db = TempDb::create(&args.postgres).await?;
+    if !args.durable {
+        db.relax_durability().await?;
+    }
+    run(&args, &db).await
 }

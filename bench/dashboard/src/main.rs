@@ -12,10 +12,12 @@
 //!
 //! `cargo run --release -p shoal-bench-dashboard [-- REQUESTS]`. Bounded: fixed counts.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use shoal_gateway::config::GatewayConfig;
-use shoal_gateway::AppState;
+use shoal_gateway::GatewayConfig;
+use shoal_gateway::{AppState, Routes};
+use shoal_images::{ContentPolicy, Images, Unconfigured};
 use shoal_store::{Charge, HoldRequest, Store};
 
 const DAY: i64 = 86_400_000;
@@ -62,23 +64,44 @@ async fn main() {
         .await
         .unwrap()
         .key;
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let state = AppState::new(GatewayConfig::default(), store);
-    tokio::spawn(shoal_gateway::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
+    let base = start_gateway(store).await;
     let http = reqwest::Client::new();
     let cookie = format!("shoal_session={session}");
-
     let page = |path: &str| {
         http.get(format!("{base}/dashboard/{path}"))
             .header("cookie", &cookie)
             .send()
     };
+    usage_page_time(&page, requests).await;
+    page_weights(&http, &base, &page).await;
+    api_latency(&http, &base, &key, &page).await;
+    compare_queries(&dir.path().join("shoal.db"), account, now);
+}
+
+/// A gateway with the dashboard on `store`, in this process; its base URL.
+async fn start_gateway(store: Store) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let state = AppState::new(GatewayConfig::default(), store);
+    let images = Images::new(&state, ContentPolicy::default(), Arc::new(Unconfigured));
+    let routes = Routes {
+        api: images.api_routes(),
+        site: shoal_dashboard::routes(&state, shoal_dashboard::Config::default(), &images),
+    };
+    tokio::spawn(shoal_gateway::serve(
+        listener,
+        state,
+        routes,
+        std::future::pending(),
+    ));
+    base
+}
+
+/// The usage page's render time over the filled journal.
+async fn usage_page_time<F>(page: &impl Fn(&str) -> F, requests: i64)
+where
+    F: std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+{
     // Warm up, and check the page is the real one.
     let body = page("usage").await.unwrap().text().await.unwrap();
     assert!(
@@ -100,7 +123,13 @@ async fn main() {
         ms(pct(&mut render, 99)),
         PER_ROUND
     );
+}
 
+/// Each page's HTML plus the static files every page loads.
+async fn page_weights<F>(http: &reqwest::Client, base: &str, page: &impl Fn(&str) -> F)
+where
+    F: std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+{
     let asset = |name: &str| http.get(format!("{base}/dashboard/static/{name}")).send();
     let mut assets = 0;
     for name in ["app.css", "app.js", "icon.svg"] {
@@ -113,9 +142,6 @@ async fn main() {
             html + assets
         );
     }
-
-    api_latency(&http, &base, &key, &page).await;
-    compare_queries(&dir.path().join("shoal.db"), account, now);
 }
 
 /// Per day and model from the journal's settle rows: the usage page's query before the

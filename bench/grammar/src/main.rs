@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use shoal_protocol::worker::{JobRequest, WorkerMessage};
-use shoal_worker::backend::{Backend, Job, JobEnd, JobOutput};
+use shoal_worker::backend::{ChatBackend, Job, JobEnd, JobOutput};
 use shoal_worker::llama::grammar::{self, ModelTraits, ToolFormat};
 use shoal_worker::llama::{LlamaCppBackend, LlamaOptions};
 use tokio::sync::mpsc;

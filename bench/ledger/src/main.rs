@@ -29,6 +29,7 @@ use shoal_store::money::LimitReset;
 use shoal_store::{
     Charge, HoldOutcome, HoldRequest, KeyLimit, NewKey, SettleOutcome, Store, StoreOptions,
 };
+use shoal_test_support::pg::TempDb;
 use sqlx::Connection;
 
 mod compare;
@@ -269,64 +270,18 @@ fn main() {
     }
 }
 
-/// A throwaway PostgreSQL database, dropped with this guard.
-struct PgDb {
-    admin: String,
-    name: String,
-}
-
-impl PgDb {
-    async fn create(admin: &str) -> PgDb {
-        let name = format!("shoal_bench_{}_{}", std::process::id(), now_ms());
-        let mut c = sqlx::PgConnection::connect(admin)
-            .await
-            .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at {admin}: {e}"));
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut c)
-            .await
-            .unwrap();
-        c.close().await.ok();
-        PgDb {
-            admin: admin.to_string(),
-            name,
-        }
-    }
-
-    fn url(&self) -> String {
-        let (base, query) = match self.admin.split_once('?') {
-            Some((b, q)) => (b, format!("?{q}")),
-            None => (self.admin.as_str(), String::new()),
-        };
-        let host_end = base.find("://").map(|i| i + 3).unwrap_or(0);
-        let base = match base[host_end..].find('/') {
-            Some(i) => &base[..host_end + i],
-            None => base,
-        };
-        format!("{base}/{}{query}", self.name)
-    }
-
-    async fn drop_db(self) {
-        if let Ok(mut c) = sqlx::PgConnection::connect(&self.admin).await {
-            let _ = sqlx::query(&format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ))
-            .execute(&mut c)
-            .await;
-            let _ = c.close().await;
-        }
-    }
-}
-
 pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
-    let pg = match cfg.backend {
-        Backend::Sqlite => None,
-        Backend::Postgres => Some(PgDb::create(pg_admin).await),
-    };
+    let pg =
+        match cfg.backend {
+            Backend::Sqlite => None,
+            Backend::Postgres => Some(TempDb::create(pg_admin).await.unwrap_or_else(|e| {
+                panic!("cannot make a database on PostgreSQL at {pg_admin}: {e}")
+            })),
+        };
     let store = match &pg {
         None => Store::open_data_dir(dir.path()).await.unwrap(),
-        Some(pg) => Store::open_with(&pg.url(), &cfg.options).await.unwrap(),
+        Some(pg) => Store::open_with(pg.url(), &cfg.options).await.unwrap(),
     };
     let t0 = now_ms();
     let mut accounts = Vec::with_capacity(cfg.accounts);
@@ -343,7 +298,7 @@ pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let stop = Arc::new(AtomicBool::new(false));
     // CPU of the backends serving this database, from here on.
     let pg_pids = match &pg {
-        Some(pg) => backend_pids(pg_admin, &pg.name).await,
+        Some(pg) => backend_pids(pg_admin, pg.name()).await,
         None => Vec::new(),
     };
     let pg_cpu_start = pids_cpu_ns(&pg_pids);
@@ -408,7 +363,7 @@ pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let pg_cpu_ns = match &pg {
         Some(pg) => {
             // Backends that connected during the run count from their start.
-            let end = pids_cpu_ns(&backend_pids(pg_admin, &pg.name).await);
+            let end = pids_cpu_ns(&backend_pids(pg_admin, pg.name()).await);
             let total: u64 = end
                 .iter()
                 .map(|(pid, ns)| ns.saturating_sub(pg_cpu_start.get(pid).copied().unwrap_or(0)))
@@ -436,11 +391,9 @@ pub(crate) async fn run(cfg: &Config, pg_admin: &str) -> Outcome {
     let verified = report.discrepancies.is_empty() && total == latencies.len() as i64 * CHARGE;
     store.close().await;
     if let (Some(pg), Ok(_)) = (&pg, std::env::var("SHOAL_BENCH_HOT")) {
-        print_updates(&pg.url()).await;
+        print_updates(pg.url()).await;
     }
-    if let Some(pg) = pg {
-        pg.drop_db().await;
-    }
+    drop(pg);
     let pairs = latencies.len() as u64;
     let per_pair = |ns: u64| ns as f64 / 1000.0 / pairs.max(1) as f64;
     Outcome {

@@ -24,7 +24,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use shoal_cluster::RedisGcra;
-use shoal_gateway::ratelimit::{LocalGcra, RateLimiter};
+use shoal_gateway::{LocalGcra, RateLimiter};
 
 const LIMIT: u32 = 1_000_000;
 

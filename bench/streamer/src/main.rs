@@ -179,57 +179,75 @@ async fn one_stream(
         ));
     }
     let mut stream = resp.bytes_stream();
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
-    let mut out = StreamResult::default();
-    let mut last: Option<Instant> = None;
-    let mut on_first = Some(on_first);
-    loop {
+    let mut reader = EventReader {
+        buf: Vec::with_capacity(4096),
+        out: StreamResult::default(),
+        start,
+        last: None,
+        on_first: Some(on_first),
+    };
+    while !reader.out.done {
         let next = tokio::time::timeout(idle, stream.next())
             .await
             .map_err(|_| "timeout (body)".to_string())?;
         let Some(piece) = next else { break };
         let piece = piece.map_err(|e| format!("body: {e}"))?;
-        let now = Instant::now();
-        buf.extend_from_slice(&piece);
-        // Every complete event in the buffer arrived with this read.
-        while let Some(end) = find_event_end(&buf) {
-            let event: Vec<u8> = buf.drain(..end.0 + end.1).collect();
-            let event = &event[..end.0];
-            for line in event.split(|&b| b == b'\n') {
+        reader.read(&piece, Instant::now());
+    }
+    if !reader.out.done {
+        return Err("stream ended without [DONE]".into());
+    }
+    Ok(reader.out)
+}
+
+/// Cuts a stream's bytes into events and times its content chunks.
+struct EventReader<F> {
+    buf: Vec<u8>,
+    out: StreamResult,
+    start: Instant,
+    last: Option<Instant>,
+    on_first: Option<F>,
+}
+
+impl<F: FnOnce()> EventReader<F> {
+    /// One read of the body, which arrived at `now`: every complete event in the buffer
+    /// arrived with it.
+    fn read(&mut self, piece: &[u8], now: Instant) {
+        self.buf.extend_from_slice(piece);
+        while let Some(end) = find_event_end(&self.buf) {
+            let event: Vec<u8> = self.buf.drain(..end.0 + end.1).collect();
+            for line in event[..end.0].split(|&b| b == b'\n') {
                 let line = line.strip_suffix(b"\r").unwrap_or(line);
-                let Some(data) = line.strip_prefix(b"data:") else {
-                    continue;
-                };
-                let data = data.trim_ascii();
-                if data == b"[DONE]" {
-                    out.done = true;
-                    continue;
-                }
-                if has_content(data) {
-                    out.content_chunks += 1;
-                    match last {
-                        None => {
-                            out.ttft_us = Some(now.duration_since(start).as_micros() as u64);
-                            if let Some(f) = on_first.take() {
-                                f()
-                            }
-                        }
-                        Some(prev) => out
-                            .gaps_us
-                            .push(now.duration_since(prev).as_micros() as u64),
-                    }
-                    last = Some(now);
+                if let Some(data) = line.strip_prefix(b"data:") {
+                    self.data(data.trim_ascii(), now);
                 }
             }
         }
-        if out.done {
-            break;
+    }
+
+    fn data(&mut self, data: &[u8], now: Instant) {
+        if data == b"[DONE]" {
+            self.out.done = true;
+            return;
         }
+        if !has_content(data) {
+            return;
+        }
+        self.out.content_chunks += 1;
+        match self.last {
+            None => {
+                self.out.ttft_us = Some(now.duration_since(self.start).as_micros() as u64);
+                if let Some(f) = self.on_first.take() {
+                    f()
+                }
+            }
+            Some(prev) => self
+                .out
+                .gaps_us
+                .push(now.duration_since(prev).as_micros() as u64),
+        }
+        self.last = Some(now);
     }
-    if !out.done {
-        return Err("stream ended without [DONE]".into());
-    }
-    Ok(out)
 }
 
 /// (index of the blank line, its length).
@@ -279,6 +297,42 @@ fn summary(mut v: Vec<u64>) -> Value {
            "max": v.last().copied()})
 }
 
+/// One client's streams, one after another, until `stop`.
+async fn stream_until(
+    client: reqwest::Client,
+    t: Target,
+    body: String,
+    idle: Duration,
+    stop: Arc<AtomicBool>,
+) -> Tally {
+    let mut local = Tally::default();
+    // Bounded in count too: no stream loop runs away.
+    for _ in 0..1_000_000u32 {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        match one_stream(&client, &t, body.clone(), idle, || ()).await {
+            Ok(r) => {
+                local.streams += 1;
+                if r.content_chunks == 0 {
+                    local.short += 1;
+                }
+                if let Some(x) = r.ttft_us {
+                    local.ttft.push(x)
+                }
+                local.gaps.extend(r.gaps_us);
+            }
+            Err(e) => {
+                local.errors += 1;
+                local.first_error.get_or_insert(e);
+                // Don't spin on a refusing server.
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    }
+    local
+}
+
 async fn stream_mode(o: Opts) {
     let client = client(o.concurrency.max(1));
     let mut tallies: Vec<Tally> = o.targets.iter().map(|_| Tally::default()).collect();
@@ -291,34 +345,7 @@ async fn stream_mode(o: Opts) {
             for _ in 0..o.concurrency {
                 let (client, t, stop, body) =
                     (client.clone(), t.clone(), stop.clone(), body(&o, t));
-                tasks.push(tokio::spawn(async move {
-                    let mut local = Tally::default();
-                    // Bounded in count too: no stream loop runs away.
-                    for _ in 0..1_000_000u32 {
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        match one_stream(&client, &t, body.clone(), idle, || ()).await {
-                            Ok(r) => {
-                                local.streams += 1;
-                                if r.content_chunks == 0 {
-                                    local.short += 1;
-                                }
-                                if let Some(x) = r.ttft_us {
-                                    local.ttft.push(x)
-                                }
-                                local.gaps.extend(r.gaps_us);
-                            }
-                            Err(e) => {
-                                local.errors += 1;
-                                local.first_error.get_or_insert(e);
-                                // Don't spin on a refusing server.
-                                tokio::time::sleep(Duration::from_millis(10)).await;
-                            }
-                        }
-                    }
-                    local
-                }));
+                tasks.push(tokio::spawn(stream_until(client, t, body, idle, stop)));
             }
             tokio::time::sleep(Duration::from_secs_f64(o.round_secs)).await;
             stop.store(true, Ordering::Relaxed);

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use shoal_gateway::browser::{BrowserJob, BrowserModels, Prompt};
 use shoal_gateway::pool::JobEvent;
+use shoal_gateway::{BrowserJob, BrowserModels, Prompt};
 use shoal_protocol::worker::{ErrorCode, JobRequest, JobUsage, PromptParams};
 use shoal_worker::llama::grammar::{self, ToolMode};
 use shoal_worker::llama::output::OutputParser;

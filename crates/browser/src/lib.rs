@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shoal_gateway::browser::BrowserPool;
+use shoal_gateway::BrowserPool;
 
 /// The catalog model browser tabs serve.
 pub const MODEL: &str = "service-pro";

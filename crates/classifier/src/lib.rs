@@ -1,5 +1,5 @@
 //! The image output check: Stable Diffusion's CLIP safety checker run in the gateway's
-//! process, on candle (CPU), behind the gateway's [`OutputCheck`] seam.
+//! process, on candle (CPU), behind `shoal-images`' [`OutputCheck`] seam.
 //!
 //! [`Classifier`] is loaded once (the checker file, the concept file) and shared. Each check
 //! decodes the PNG, preprocesses it to CLIP's 224² input, embeds it, compares the embedding
@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use anyhow::Context;
-use shoal_gateway::images::check::{Asked, OutputCheck, PngOnly, Verdict};
+use shoal_images::{Asked, OutputCheck, PngOnly, Verdict};
 
 use concepts::{ConceptSet, Decision, Flags};
 use model::Checker;

@@ -6,7 +6,7 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
-use shoal_gateway::images::check::{Asked, OutputCheck, Verdict};
+use shoal_images::{Asked, OutputCheck, Verdict};
 
 use super::*;
 use crate::concepts::{cosine, ConceptEntry, ConceptFile};

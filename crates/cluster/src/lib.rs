@@ -12,8 +12,8 @@ pub mod ratelimit;
 
 use std::sync::Arc;
 
-use shoal_gateway::peers::Peers;
-use shoal_gateway::ratelimit::{LocalGcra, RateLimiter};
+use shoal_gateway::Peers;
+use shoal_gateway::{LocalGcra, RateLimiter};
 
 pub use jobs::NatsPeers;
 pub use ratelimit::RedisGcra;

@@ -24,7 +24,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use shoal_gateway::ratelimit::{Decision, DecisionFuture, LocalGcra, RateLimiter};
+use shoal_gateway::{Decision, DecisionFuture, LocalGcra, RateLimiter};
 use shoal_store::KeyId;
 
 /// Longest a check waits for Redis before the local limiter decides. Generous: a replica

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use prometheus_client::registry::Registry;
 use shoal_cluster::RedisGcra;
-use shoal_gateway::ratelimit::{LocalGcra, RateLimiter};
+use shoal_gateway::{LocalGcra, RateLimiter};
 
 fn unique_prefix(tag: &str) -> String {
     let nanos = std::time::SystemTime::now()
@@ -212,11 +212,7 @@ async fn nothing_listening_falls_back_to_a_local_limit_loudly() {
     );
 }
 
-async fn checks_in_a_row(
-    limiter: &RedisGcra,
-    key: i64,
-    n: usize,
-) -> Vec<shoal_gateway::ratelimit::Decision> {
+async fn checks_in_a_row(limiter: &RedisGcra, key: i64, n: usize) -> Vec<shoal_gateway::Decision> {
     let mut out = Vec::new();
     for _ in 0..=n {
         out.push(limiter.check(key, n as u32).await);

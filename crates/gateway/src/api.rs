@@ -1,10 +1,8 @@
 //! Handlers of the `/api/v1` surface. Each reads top to bottom as the path of a request:
 //! validate, resolve, hold, dispatch, settle.
 
-use axum::body::Bytes;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{FromRequest, Path, Request, State};
-use axum::http::header;
+use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::{Extension, Json};
 use shoal_protocol::balance::BalanceResponse;
@@ -15,51 +13,12 @@ use shoal_protocol::parse::parse_chat_request;
 use shoal_protocol::worker::JobRequest;
 use shoal_store::HoldRequest;
 
-use crate::auth::Caller;
-use crate::catalog::ModelSpec;
-use crate::error::ApiError;
-use crate::observe::RequestStart;
-use crate::openapi::ChatStreamEvent;
-use crate::pricing::UsageBounds;
-use crate::relay::{self, JobContext};
+use crate::chat::catalog::ModelSpec;
+use crate::chat::pricing::UsageBounds;
+use crate::chat::relay::{self, JobContext};
+use crate::http::{ApiError, Caller, ChatStreamEvent, JsonBytes, RequestStart};
+use crate::workers::swarm;
 use crate::{now_ms, AppState};
-
-/// A request body that must be JSON, read whole within the configured size limit.
-/// Its rejections are [`ApiError`]s, so they have the one error shape.
-pub struct JsonBytes(pub Bytes);
-
-impl<S: Send + Sync> FromRequest<S> for JsonBytes {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
-            let ct = ct.to_str().unwrap_or("");
-            let mime = ct.split(';').next().unwrap_or("").trim();
-            if !(mime.eq_ignore_ascii_case("application/json") || mime.ends_with("+json")) {
-                return Err(ApiError::unsupported_media_type());
-            }
-        }
-        let limit = req
-            .extensions()
-            .get::<BodyLimit>()
-            .map(|l| l.0)
-            .unwrap_or(crate::config::DEFAULT_BODY_LIMIT);
-        match Bytes::from_request(req, state).await {
-            Ok(bytes) => Ok(JsonBytes(bytes)),
-            Err(rejection) if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(ApiError::payload_too_large(limit))
-            }
-            Err(_) => Err(ApiError::invalid_request(
-                "could not read the request body",
-                None,
-            )),
-        }
-    }
-}
-
-/// The configured body limit, for error messages.
-#[derive(Debug, Clone, Copy)]
-pub struct BodyLimit(pub usize);
 
 /// The model catalog, with live availability and prices.
 #[utoipa::path(
@@ -137,7 +96,7 @@ fn model_entry(state: &AppState, m: &ModelSpec, pricing: Pricing) -> ModelEntry 
         object: ModelEntry::OBJECT.into(),
         created: m.created,
         owned_by: m.owned_by.clone(),
-        available: crate::swarm::available(state, &target.id),
+        available: swarm::available(state, &target.id),
         pricing,
         context_length: m.context_length,
         max_output_tokens: Some(m.max_output_tokens),
@@ -168,7 +127,7 @@ fn model_entry(state: &AppState, m: &ModelSpec, pricing: Pricing) -> ModelEntry 
 )]
 pub async fn balance(
     State(state): State<AppState>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
 ) -> Result<Json<BalanceResponse>, ApiError> {
     let b = state.store.balance(caller.account_id, now_ms()).await?;
     Ok(Json(BalanceResponse {
@@ -215,7 +174,7 @@ pub async fn balance(
 )]
 pub async fn chat_completions(
     State(state): State<AppState>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {

@@ -5,16 +5,13 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
 use shoal_store::money::RateCard;
 
-use crate::catalog::{Catalog, ModelSpec};
-use crate::cors::AllowedOrigins;
-use crate::dashboard::mail::SmtpConfig;
-use crate::images::policy::ContentPolicy;
+use crate::chat::catalog::{Catalog, ModelSpec};
+use crate::http::AllowedOrigins;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -63,14 +60,14 @@ pub struct FileConfig {
     /// images page), spent before the plan's credits and the balance; API keys never spend
     /// them. 0 turns them off.
     pub free_daily_credits: Option<i64>,
-    /// Mark the dashboard's session cookie `Secure` (set it when the site is served over
+    /// Mark the dashboard's session cookie `Secure` (read by `shoal-dashboard`; set it when the site is served over
     /// TLS, directly or behind a proxy) [default: false].
     pub cookie_secure: Option<bool>,
     /// How long a dashboard login lasts, in hours [default: 168, a week].
     pub session_ttl_hours: Option<u64>,
-    /// Password reset by mail (`[smtp]`); absent, the operator resets passwords with
-    /// `shoal admin account set-password`.
-    pub smtp: Option<SmtpConfig>,
+    /// Password reset by mail (`[smtp]`, read by `shoal-dashboard`); absent, the operator
+    /// resets passwords with `shoal admin account set-password`.
+    pub smtp: Option<toml::Value>,
     /// How long a request waits for a busy worker to free a slot before 503.
     pub queue_timeout_secs: Option<u64>,
     /// How many requests may wait for a slot at once; beyond that, 503 at once.
@@ -81,7 +78,8 @@ pub struct FileConfig {
     /// of origins such as `"https://app.example.com"`.
     pub cors_allowed_origins: Option<Vec<String>>,
     pub pricing: Option<PricingConfig>,
-    /// A content policy file whose terms extend the built-in image prompt policy.
+    /// A content policy file whose terms extend the built-in image prompt policy (read by
+    /// `shoal-images`).
     pub image_policy_path: Option<PathBuf>,
     /// The image output classifier's checker file (Stable Diffusion's safety checker,
     /// safetensors); without it image generation answers 503. Read by the binary.
@@ -124,21 +122,17 @@ pub struct GatewayConfig {
     pub auth_cache: Duration,
     pub credits_per_usd_sold: i64,
     pub free_daily_credits: i64,
-    pub cookie_secure: bool,
-    pub session_ttl: Duration,
-    pub smtp: Option<SmtpConfig>,
     pub queue_timeout: Duration,
     pub max_queued: usize,
     pub worker_heartbeat: Duration,
     pub rate_card: RateCard,
     pub catalog: Catalog,
     pub cors_origins: AllowedOrigins,
-    pub image_policy: Arc<ContentPolicy>,
 }
 
 impl GatewayConfig {
     /// Resolves a file config (already overlaid with flags) into settings, checking ranges.
-    pub fn from_file(file: FileConfig) -> anyhow::Result<Self> {
+    pub fn from_file(mut file: FileConfig) -> anyhow::Result<Self> {
         let listen = match file.listen {
             Some(addr) => addr,
             None => DEFAULT_LISTEN.parse()?,
@@ -150,6 +144,49 @@ impl GatewayConfig {
             body_limit_bytes >= 1024,
             "body_limit_bytes must be at least 1024"
         );
+        let lifetimes = Lifetimes::of(&file)?;
+        let rate_card = rate_card(file.pricing.as_ref())?;
+        let catalog = match file.models.take() {
+            Some(models) => Catalog::new(models).map_err(|e| anyhow::anyhow!("[[models]]: {e}"))?,
+            None => Catalog::builtin(),
+        };
+        let cors_origins = match &file.cors_allowed_origins {
+            Some(list) => AllowedOrigins::parse(list)?,
+            None => AllowedOrigins::Any,
+        };
+        let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
+        Ok(GatewayConfig {
+            listen,
+            body_limit_bytes,
+            default_rpm,
+            request_timeout: lifetimes.request_timeout,
+            hold_ttl: lifetimes.hold_ttl,
+            reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
+            hold_retention: lifetimes.hold_retention,
+            auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
+            credits_per_usd_sold,
+            free_daily_credits,
+            queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
+            max_queued: file.max_queued.unwrap_or(1024),
+            worker_heartbeat: Duration::from_millis(
+                file.worker_heartbeat_ms.unwrap_or(5000).max(100),
+            ),
+            rate_card,
+            catalog,
+            cors_origins,
+        })
+    }
+}
+
+/// How long a request, its hold and an ended hold's row live; each outlives the one before.
+struct Lifetimes {
+    request_timeout: Duration,
+    hold_ttl: Duration,
+    hold_retention: Duration,
+}
+
+impl Lifetimes {
+    fn of(file: &FileConfig) -> anyhow::Result<Lifetimes> {
         let request_timeout = Duration::from_secs(file.request_timeout_secs.unwrap_or(600));
         let hold_ttl = file
             .hold_ttl_secs
@@ -164,66 +201,46 @@ impl GatewayConfig {
             hold_retention >= hold_ttl,
             "hold_retention_secs must be at least hold_ttl_secs"
         );
-        let rate_card = match file.pricing {
-            Some(p) => {
-                anyhow::ensure!(
-                    p.input_nano_usd_per_token >= 0 && p.output_nano_usd_per_token >= 0,
-                    "prices must not be negative"
-                );
-                RateCard {
-                    input_nano_usd_per_token: p.input_nano_usd_per_token,
-                    output_nano_usd_per_token: p.output_nano_usd_per_token,
-                }
-            }
-            None => RateCard::default(),
-        };
-        let catalog = match file.models {
-            Some(models) => Catalog::new(models).map_err(|e| anyhow::anyhow!("[[models]]: {e}"))?,
-            None => Catalog::builtin(),
-        };
-        let cors_origins = match &file.cors_allowed_origins {
-            Some(list) => AllowedOrigins::parse(list)?,
-            None => AllowedOrigins::Any,
-        };
-        let credits_per_usd_sold = file
-            .credits_per_usd_sold
-            .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
-        anyhow::ensure!(
-            credits_per_usd_sold > 0,
-            "credits_per_usd_sold must be positive"
-        );
-        let free_daily_credits = file
-            .free_daily_credits
-            .unwrap_or(DEFAULT_FREE_DAILY_CREDITS);
-        anyhow::ensure!(
-            (0..=shoal_store::MAX_CREDITS).contains(&free_daily_credits),
-            "free_daily_credits must be 0 or more"
-        );
-        Ok(GatewayConfig {
-            listen,
-            body_limit_bytes,
-            default_rpm,
+        Ok(Lifetimes {
             request_timeout,
             hold_ttl,
-            reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
             hold_retention,
-            auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
-            credits_per_usd_sold,
-            free_daily_credits,
-            cookie_secure: file.cookie_secure.unwrap_or(false),
-            session_ttl: Duration::from_secs(3600 * file.session_ttl_hours.unwrap_or(168).max(1)),
-            smtp: file.smtp.map(SmtpConfig::validate).transpose()?,
-            queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
-            max_queued: file.max_queued.unwrap_or(1024),
-            worker_heartbeat: Duration::from_millis(
-                file.worker_heartbeat_ms.unwrap_or(5000).max(100),
-            ),
-            rate_card,
-            catalog,
-            cors_origins,
-            image_policy: Arc::new(ContentPolicy::load(file.image_policy_path.as_deref())?),
         })
     }
+}
+
+/// The `[pricing]` table, or the default prices.
+fn rate_card(pricing: Option<&PricingConfig>) -> anyhow::Result<RateCard> {
+    let Some(p) = pricing else {
+        return Ok(RateCard::default());
+    };
+    anyhow::ensure!(
+        p.input_nano_usd_per_token >= 0 && p.output_nano_usd_per_token >= 0,
+        "prices must not be negative"
+    );
+    Ok(RateCard {
+        input_nano_usd_per_token: p.input_nano_usd_per_token,
+        output_nano_usd_per_token: p.output_nano_usd_per_token,
+    })
+}
+
+/// Credits sold per USD, and the free daily credits of dashboard requests.
+fn credit_settings(file: &FileConfig) -> anyhow::Result<(i64, i64)> {
+    let credits_per_usd_sold = file
+        .credits_per_usd_sold
+        .unwrap_or(shoal_store::money::DEFAULT_CREDITS_PER_USD_SOLD);
+    anyhow::ensure!(
+        credits_per_usd_sold > 0,
+        "credits_per_usd_sold must be positive"
+    );
+    let free_daily_credits = file
+        .free_daily_credits
+        .unwrap_or(DEFAULT_FREE_DAILY_CREDITS);
+    anyhow::ensure!(
+        (0..=shoal_store::MAX_CREDITS).contains(&free_daily_credits),
+        "free_daily_credits must be 0 or more"
+    );
+    Ok((credits_per_usd_sold, free_daily_credits))
 }
 
 impl Default for GatewayConfig {

@@ -13,7 +13,7 @@
 //! the head the watcher last saw; nothing here calls the chain's node.
 
 use axum::extract::State;
-use axum::{Extension, Json};
+use axum::Json;
 use prometheus_client::registry::Registry;
 use serde::Serialize;
 use shoal_protocol::error::ErrorBody;
@@ -21,8 +21,8 @@ use shoal_store::deposits::{DepositRecord, PendingDeposit};
 use shoal_store::AccountId;
 use utoipa::ToSchema;
 
-use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::http::ApiError;
+use crate::http::Caller;
 use crate::AppState;
 
 /// One way an account can pay: a token on a chain, to the account's own address.
@@ -123,7 +123,7 @@ pub struct DepositsResponse {
 )]
 pub async fn account_deposits(
     State(state): State<AppState>,
-    Extension(caller): Extension<Caller>,
+    caller: Caller,
 ) -> Result<Json<DepositsResponse>, ApiError> {
     Ok(Json(account_view(&state, caller.account_id).await?))
 }
@@ -157,7 +157,7 @@ pub async fn account_view(
 }
 
 /// The option of `token` on `chain_id`, if this gateway still offers it.
-pub(crate) fn option_of<'a>(
+pub fn option_of<'a>(
     options: &'a [DepositOption],
     chain_id: i64,
     token: &str,

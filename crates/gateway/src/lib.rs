@@ -1,301 +1,59 @@
-//! The Shoal gateway: the HTTP service in front of the worker pool.
+//! The Shoal gateway: the `/api/v1` hot path and the worker socket.
 //!
-//! It owns the `/api/v1` surface (auth, rate limits, validation, credit holds, dispatch,
-//! relay, settlement) and nothing else: storage is `shoal-store`, wire types are
-//! `shoal-protocol`, and the binary in `shoal` only wires these together.
+//! It owns the path of one API request (auth, rate limit, validation, credit hold, dispatch,
+//! relay, settlement) and the pool of workers that dial in to run it (`/api/worker/ws`: chat,
+//! image, span and browser workers, the swarm ring, other replicas' workers as peers). Storage
+//! is `shoal-store`, wire types are `shoal-protocol`; the dashboard (`shoal-dashboard`) and
+//! image generation (`shoal-images`) add their routes through [`Routes`]; the binary in
+//! `shoal` wires them together and picks the [`Seams`].
+//!
+//! Layout: `state` (the shared [`AppState`]), `http` (router, key check, errors, CORS,
+//! OpenAPI, access log), `api` (the `/api/v1` handlers), `chat` (catalog, pricing, relay),
+//! `workers` (pool, socket, browser tabs, swarm, peers), `seams` (the traits other crates
+//! implement), `deposits` and `ratelimit` (two of those seams with their in-process side).
 //!
 //! Invariants kept here: every response is either a success or the one error shape; bad
-//! input gets a 4xx, never a panic or a 5xx; no prompt or completion text reaches a log line.
+//! input gets a 4xx, never a panic or a 5xx; no prompt or completion text reaches a log line;
+//! a worker's job carries nothing about who asked.
 
-pub mod api;
-pub mod auth;
-pub mod browser;
-pub mod catalog;
-pub mod config;
-pub mod cors;
-pub mod dashboard;
-pub mod deposits;
-pub mod error;
-pub mod images;
-pub mod metrics;
-pub mod observe;
-pub mod openapi;
-pub mod peers;
-pub mod pool;
-pub mod pricing;
-pub mod ratelimit;
-pub mod relay;
-pub mod swarm;
-pub mod worker_ws;
+mod api;
+mod chat;
+mod config;
+mod deposits;
+mod http;
+mod metrics;
+mod ratelimit;
+mod seams;
+mod state;
+mod workers;
 
-use std::future::Future;
-use std::sync::Arc;
+pub use api::chat_completions;
+pub use config::{FileConfig, GatewayConfig, PricingConfig, DEFAULT_DATA_DIR};
+pub use deposits::{
+    account_view, format_units, option_of, parse_units, DepositOption, DepositView,
+    DepositsResponse,
+};
+pub use http::{
+    authenticate, router, serve, AccountTag, ApiError, Caller, JsonBytes, RequestStart, Routes,
+};
+pub use metrics::Metrics;
+pub use ratelimit::{retry_after_secs, Decision, DecisionFuture};
+pub use seams::{
+    BrowserJob, BrowserModels, DepositSource, LocalGcra, NoDeposits, Peers, RateLimiter, Seams,
+};
+pub use state::{now_ms, AppState};
+pub use workers::browser::{BrowserPool, Prompt};
 
-use axum::extract::DefaultBodyLimit;
-use axum::middleware::from_fn_with_state;
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::serve::ListenerExt;
-use axum::{Extension, Json, Router};
-use shoal_store::Store;
-use tokio::net::TcpListener;
-use tower_http::catch_panic::CatchPanicLayer;
-use utoipa::OpenApi;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
-
-use crate::auth::KeyCache;
-use crate::config::GatewayConfig;
-use crate::error::ApiError;
-use crate::pool::Pool;
-use crate::ratelimit::{LocalGcra, RateLimiter};
-
-/// Shared state of one gateway process.
-#[derive(Clone)]
-pub struct AppState(Arc<Inner>);
-
-pub struct Inner {
-    pub config: GatewayConfig,
-    pub store: Store,
-    pub limiter: Arc<dyn RateLimiter>,
-    pub pool: Pool,
-    pub key_cache: KeyCache,
-    pub metrics: metrics::Metrics,
-    /// The check every rendered image passes before it is returned.
-    pub image_check: Arc<dyn images::check::OutputCheck>,
-    /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
-    pub deposits: Arc<dyn deposits::DepositSource>,
-    /// Browser workers, when the binary wires them in (`shoal-browser`); set once at start.
-    pub browser: std::sync::OnceLock<Arc<browser::BrowserPool>>,
-    /// The dashboard's own state (login throttling).
-    pub dashboard: dashboard::Dashboard,
-    /// `service-swarm`'s ring of span nodes and their sessions.
-    pub swarm: swarm::Swarm,
+/// The worker pool, as other crates drive it: `shoal-cluster` feeds it other replicas'
+/// workers and runs their jobs here, `shoal-images` dispatches image jobs.
+pub mod pool {
+    pub use crate::workers::pool::{
+        DispatchError, ImageEvent, ImageJob, Job, JobEvent, Offer, Pool, WorkerId,
+    };
 }
 
-impl std::ops::Deref for AppState {
-    type Target = Inner;
-    fn deref(&self) -> &Inner {
-        &self.0
-    }
-}
-
-/// The seams a gateway is assembled from. Each defaults to its single-node, in-process
-/// choice; the binary swaps in the shared or configured ones (`shoal-cluster`,
-/// `shoal-classifier`, `shoal-payments`).
-pub struct Seams {
-    pub limiter: Arc<dyn RateLimiter>,
-    /// The check every rendered image passes before it is returned.
-    pub image_check: Arc<dyn images::check::OutputCheck>,
-    /// Other replicas' workers (see `peers`); `None` on a single node.
-    pub peers: Option<Arc<dyn peers::Peers>>,
-    pub deposits: Arc<dyn deposits::DepositSource>,
-}
-
-impl Default for Seams {
-    fn default() -> Self {
-        Seams {
-            limiter: Arc::new(LocalGcra::default()),
-            image_check: Arc::new(images::check::Unconfigured),
-            peers: None,
-            deposits: Arc::new(deposits::NoDeposits),
-        }
-    }
-}
-
-impl AppState {
-    pub fn new(config: GatewayConfig, store: Store) -> Self {
-        Self::with_seams(config, store, Seams::default())
-    }
-
-    pub fn with_limiter(
-        config: GatewayConfig,
-        store: Store,
-        limiter: Arc<dyn RateLimiter>,
-    ) -> Self {
-        let seams = Seams {
-            limiter,
-            ..Seams::default()
-        };
-        Self::with_seams(config, store, seams)
-    }
-
-    /// The gateway on the given seams; must be called inside the runtime when `peers` is set.
-    pub fn with_seams(config: GatewayConfig, store: Store, seams: Seams) -> Self {
-        let Seams {
-            limiter,
-            image_check,
-            peers,
-            deposits,
-        } = seams;
-        let pool = Pool::new(config.queue_timeout, config.max_queued);
-        let mut metrics = metrics::Metrics::default();
-        limiter.register_metrics(metrics.registry_mut());
-        metrics.register_pool(&pool.counters);
-        deposits.register_metrics(metrics.registry_mut());
-        if let Some(p) = &peers {
-            p.register_metrics(metrics.registry_mut());
-        }
-        let swarm = swarm::Swarm::default();
-        metrics.register_swarm(&swarm.metrics);
-        let state = AppState(Arc::new(Inner {
-            swarm,
-            pool,
-            config,
-            store,
-            limiter,
-            key_cache: KeyCache::default(),
-            metrics,
-            image_check,
-            deposits,
-            browser: std::sync::OnceLock::new(),
-            dashboard: dashboard::Dashboard::default(),
-        }));
-        if let Some(p) = peers {
-            p.join(state.clone());
-        }
-        state
-    }
-}
-
-/// Current Unix time in milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-async fn not_found() -> ApiError {
-    ApiError::route_not_found()
-}
-
-async fn method_not_allowed() -> ApiError {
-    ApiError::method_not_allowed()
-}
-
-async fn metrics_text(axum::extract::State(state): axum::extract::State<AppState>) -> Response {
-    let body = state.metrics.encode();
-    (
-        [(
-            axum::http::header::CONTENT_TYPE,
-            "application/openmetrics-text; version=1.0.0; charset=utf-8",
-        )],
-        body,
-    )
-        .into_response()
-}
-
-async fn health() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "status": "ok" }))
-}
-
-fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    // The panic payload may hold request data: it is neither logged nor returned.
-    tracing::error!("a handler panicked");
-    ApiError::internal().into_response()
-}
-
-/// The public API, mounted at `/api/v1`, with its OpenAPI document (whose paths are
-/// relative to its server, `/api/v1`). A route registered with `routes!` is in the document;
-/// those above the key check need a key, those below do not. CORS applies to these routes
-/// only (see `cors`).
-fn api_v1(state: &AppState) -> Router<AppState> {
-    let (v1, doc) = OpenApiRouter::with_openapi(openapi::Base::openapi())
-        .routes(routes!(api::list_models))
-        .routes(routes!(api::retrieve_model))
-        .routes(routes!(api::balance))
-        .routes(routes!(api::chat_completions))
-        .routes(routes!(images::generations))
-        .routes(routes!(deposits::account_deposits))
-        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
-        .routes(routes!(openapi::openapi_json))
-        .split_for_parts();
-    v1.fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(Extension(openapi::Rendered::new(&doc)))
-        .layer(cors::layer(&state.config.cors_origins))
-}
-
-/// The whole HTTP surface.
-pub fn router(state: AppState) -> Router {
-    let limit = state.config.body_limit_bytes;
-    let site_images = Router::new()
-        .route("/api/images/generate", post(images::generate_image))
-        .route_layer(from_fn_with_state(state.clone(), images::authenticate));
-    Router::new()
-        .nest("/api/v1", api_v1(&state))
-        .merge(site_images)
-        .merge(dashboard::routes(&state))
-        .route("/api/worker/ws", get(worker_ws::worker_socket))
-        .route("/health", get(health))
-        .route("/metrics", get(metrics_text))
-        .merge(browser_routes(&state))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(limit))
-        .layer(Extension(api::BodyLimit(limit)))
-        .layer(from_fn_with_state(state.clone(), observe::access_log))
-        .layer(CatchPanicLayer::custom(panic_response))
-        .with_state(state)
-}
-
-/// The worker page and its files, when browser workers are wired in.
-fn browser_routes(state: &AppState) -> Router<AppState> {
-    match state.browser.get() {
-        Some(b) => b.models.routes().with_state(()),
-        None => Router::new(),
-    }
-}
-
-/// Releases expired holds now and then every `reaper_interval`, and deletes holds that ended
-/// longer than `hold_retention` ago (the journal keeps their record), until the process ends.
-pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(state.config.reaper_interval);
-        loop {
-            tick.tick().await;
-            let now = now_ms();
-            match state.store.expire_holds(now).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(released = n, "expired credit holds released"),
-                Err(e) => tracing::warn!(error = %e, "hold reaper failed; will retry"),
-            }
-            let before = now - state.config.hold_retention.as_millis() as i64;
-            match state.store.prune_holds(before).await {
-                Ok(0) => {}
-                Ok(n) => tracing::debug!(pruned = n, "ended credit holds pruned"),
-                Err(e) => tracing::warn!(error = %e, "pruning ended holds failed; will retry"),
-            }
-            if let Err(e) = state.store.prune_sessions(now).await {
-                tracing::warn!(error = %e, "pruning expired sessions failed; will retry");
-            }
-        }
-    })
-}
-
-/// Serves until `shutdown` resolves, then finishes in-flight requests and returns.
-pub async fn serve(
-    listener: TcpListener,
-    state: AppState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let reaper = spawn_hold_reaper(state.clone());
-    let swarm_watch = swarm::spawn_watch(state.clone());
-    let app = router(state);
-    // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
-    // for up to 40 ms.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "TCP_NODELAY not set");
-        }
-    });
-    // The client's address is known to handlers (the dashboard's login throttle).
-    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
-    reaper.abort();
-    swarm_watch.abort();
-    result
+/// `service-swarm` across replicas: this replica's ring offered to others, and their jobs
+/// run on it.
+pub mod swarm {
+    pub use crate::workers::swarm::{dispatch_here, offer, MODEL};
 }

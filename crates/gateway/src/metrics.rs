@@ -8,6 +8,8 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use std::sync::Mutex;
+
 use prometheus_client::registry::Registry;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -23,7 +25,8 @@ pub struct WorkerLabels {
 }
 
 pub struct Metrics {
-    registry: Registry,
+    /// Locked only to register (at start) and to encode (a scrape).
+    registry: Mutex<Registry>,
     pub requests: Family<RequestLabels, Counter>,
     /// Time spent in the gateway on a chat request, minus the time spent waiting on the
     /// worker: what Shoal adds to a request's latency (to the whole body, or to the first
@@ -35,19 +38,6 @@ pub struct Metrics {
     pub credits_charged: Counter,
     /// Usage reports cut to the job's bounds, per worker.
     pub usage_clamped: Family<WorkerLabels, Counter>,
-    /// Image requests by how they ended (`ok`, `invalid`, `prompt_blocked`, …).
-    pub image_requests: Family<crate::images::OutcomeLabels, Counter>,
-    /// Prompts the content policy blocked, by the rule that fired.
-    pub image_prompts_blocked: Family<crate::images::RuleLabels, Counter>,
-    /// Time in the gateway on an image request, minus the render.
-    pub image_overhead: Histogram,
-    /// Sampling steps reported by image workers.
-    pub image_steps: Counter,
-    /// Rendered images the output check withheld, by rule (`adult` in SFW mode;
-    /// `minor_with_adult`, the absolute line, in both modes).
-    pub image_outputs_blocked: Family<crate::images::RuleLabels, Counter>,
-    /// Time the output check took per image (decode, classifier), waiting for it included.
-    pub image_check: Histogram,
 }
 
 impl Default for Metrics {
@@ -90,52 +80,9 @@ impl Default for Metrics {
             "Usage reports a worker sent beyond the job's bounds (prompt bound, output cap), cut to them",
             usage_clamped.clone(),
         );
-        let image_requests = Family::default();
-        registry.register(
-            "image_requests",
-            "Image requests, by how they ended",
-            image_requests.clone(),
-        );
-        let image_prompts_blocked = Family::default();
-        registry.register(
-            "image_prompts_blocked",
-            "Image prompts blocked by the content policy, by rule",
-            image_prompts_blocked.clone(),
-        );
-        let image_overhead = Histogram::new(exponential_buckets(0.000_01, 2.0, 20));
-        registry.register(
-            "image_gateway_overhead_seconds",
-            "Time in the gateway minus the render, per successful image request",
-            image_overhead.clone(),
-        );
-        let image_steps = Counter::default();
-        registry.register(
-            "image_steps",
-            "Sampling steps reported by image workers",
-            image_steps.clone(),
-        );
-        let image_outputs_blocked = Family::default();
-        registry.register(
-            "image_outputs_blocked",
-            "Rendered images withheld by the output check, by rule",
-            image_outputs_blocked.clone(),
-        );
-        // 1 ms … ~33 s
-        let image_check = Histogram::new(exponential_buckets(0.001, 2.0, 16));
-        registry.register(
-            "image_check_seconds",
-            "Time the output check took per rendered image, its queue included",
-            image_check.clone(),
-        );
         Metrics {
-            registry,
-            image_outputs_blocked,
-            image_check,
+            registry: Mutex::new(registry),
             usage_clamped,
-            image_requests,
-            image_prompts_blocked,
-            image_overhead,
-            image_steps,
             requests,
             overhead,
             dispatch_wait,
@@ -148,7 +95,17 @@ impl Default for Metrics {
 impl Metrics {
     /// Where other parts (a shared rate limiter) register metrics of their own.
     pub fn registry_mut(&mut self) -> &mut Registry {
-        &mut self.registry
+        self.registry
+            .get_mut()
+            .expect("the metrics registry is never poisoned")
+    }
+
+    /// Registers metrics of another crate (images) on a running gateway.
+    pub fn register(&self, add: impl FnOnce(&mut Registry)) {
+        add(&mut self
+            .registry
+            .lock()
+            .expect("the metrics registry is never poisoned"))
     }
 
     pub fn usage_clamped(&self, worker: u64) {
@@ -160,26 +117,27 @@ impl Metrics {
     }
 
     /// Serves the pool's counters beside the rest.
-    pub fn register_pool(&mut self, counters: &crate::pool::PoolCounters) {
-        self.registry.register(
+    pub fn register_pool(&mut self, counters: &crate::workers::pool::PoolCounters) {
+        let r = self.registry_mut();
+        r.register(
             "jobs_dispatched",
             "Jobs sent to a worker (failovers included)",
             counters.dispatched.clone(),
         );
-        self.registry.register(
+        r.register(
             "job_failovers",
             "Jobs sent to another worker after one failed the same request before its first token",
             counters.failovers.clone(),
         );
-        self.registry.register(
+        r.register(
             "job_slots_freed",
             "Worker slots freed, by what ended the job (done, error, worker_lost, abandoned)",
             counters.freed.clone(),
         );
     }
 
-    pub fn register_swarm(&mut self, m: &crate::swarm::SwarmMetrics) {
-        let r = &mut self.registry;
+    pub fn register_swarm(&mut self, m: &crate::workers::swarm::SwarmMetrics) {
+        let r = self.registry_mut();
         r.register(
             "swarm_available",
             "1 while live swarm spans cover every layer of a model",
@@ -246,7 +204,11 @@ impl Metrics {
 
     pub fn encode(&self) -> String {
         let mut out = String::new();
-        prometheus_client::encoding::text::encode(&mut out, &self.registry)
+        let registry = self
+            .registry
+            .lock()
+            .expect("the metrics registry is never poisoned");
+        prometheus_client::encoding::text::encode(&mut out, &registry)
             .expect("writing to a String");
         out
     }

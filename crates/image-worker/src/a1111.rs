@@ -14,9 +14,9 @@ use futures::future::BoxFuture;
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::json;
-use shoal_protocol::worker::{ErrorCode, ImageJobRequest, ServedModel, WorkerKind};
-use shoal_worker::backend::{Job, JobEnd};
-use shoal_worker::{Backend, ImageJob, JobOutput};
+use shoal_protocol::worker::{ErrorCode, ImageJobRequest};
+use shoal_worker::backend::JobEnd;
+use shoal_worker::{ImageBackend, ImageJob, JobOutput};
 use tokio_util::sync::CancellationToken;
 
 /// How often the server's progress is asked for.
@@ -172,25 +172,9 @@ fn failed(code: ErrorCode, retryable: bool) -> JobEnd {
     JobEnd::Failed { code, retryable }
 }
 
-impl Backend for A1111Backend {
-    fn kind(&self) -> WorkerKind {
-        WorkerKind::Image
-    }
-
-    fn models(&self) -> Vec<ServedModel> {
-        vec![ServedModel {
-            id: self.model.clone(),
-            ..Default::default()
-        }]
-    }
-
-    fn generate<'a>(
-        &'a self,
-        _job: Job,
-        _out: &'a mut JobOutput,
-        _cancel: CancellationToken,
-    ) -> BoxFuture<'a, JobEnd> {
-        Box::pin(std::future::ready(failed(ErrorCode::BadJob, false)))
+impl ImageBackend for A1111Backend {
+    fn model(&self) -> &str {
+        &self.model
     }
 
     fn generate_image<'a>(

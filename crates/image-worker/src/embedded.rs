@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use futures::future::BoxFuture;
-use shoal_protocol::worker::{ErrorCode, ServedModel, WorkerKind};
+use shoal_protocol::worker::ErrorCode;
 use shoal_sdcpp::{Engine, SdError};
-use shoal_worker::backend::{Job, JobEnd};
-use shoal_worker::{Backend, ImageJob, JobOutput};
+use shoal_worker::backend::JobEnd;
+use shoal_worker::{ImageBackend, ImageJob, JobOutput};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -38,6 +38,7 @@ impl EmbeddedBackend {
         cancel: CancellationToken,
     ) -> JobEnd {
         let stop = Arc::new(AtomicBool::new(false));
+        // One message per sampling step of this job: bounded by its `steps`.
         let (steps_tx, mut steps_rx) = mpsc::unbounded_channel::<(u32, u32)>();
         let engine = Arc::clone(&self.engine);
         let flag = Arc::clone(&stop);
@@ -77,25 +78,9 @@ fn failed(code: ErrorCode) -> JobEnd {
     }
 }
 
-impl Backend for EmbeddedBackend {
-    fn kind(&self) -> WorkerKind {
-        WorkerKind::Image
-    }
-
-    fn models(&self) -> Vec<ServedModel> {
-        vec![ServedModel {
-            id: self.model.clone(),
-            ..Default::default()
-        }]
-    }
-
-    fn generate<'a>(
-        &'a self,
-        _job: Job,
-        _out: &'a mut JobOutput,
-        _cancel: CancellationToken,
-    ) -> BoxFuture<'a, JobEnd> {
-        Box::pin(std::future::ready(failed(ErrorCode::BadJob)))
+impl ImageBackend for EmbeddedBackend {
+    fn model(&self) -> &str {
+        &self.model
     }
 
     fn generate_image<'a>(

@@ -147,7 +147,7 @@ async fn run(args: Args) -> anyhow::Result<()> {
     served
 }
 
-async fn backend(args: &Args) -> anyhow::Result<Arc<dyn Backend>> {
+async fn backend(args: &Args) -> anyhow::Result<Backend> {
     match args.backend {
         BackendKind::A1111 => {
             let url = args
@@ -155,11 +155,11 @@ async fn backend(args: &Args) -> anyhow::Result<Arc<dyn Backend>> {
                 .as_deref()
                 .context("--a1111-url is required with --backend a1111")?;
             let timeout = Duration::from_secs(args.timeout);
-            Ok(Arc::new(a1111::A1111Backend::new(
+            Ok(Backend::Image(Arc::new(a1111::A1111Backend::new(
                 url,
                 &args.model,
                 timeout,
-            )?))
+            )?)))
         }
         #[cfg(feature = "sd")]
         BackendKind::Embedded => {
@@ -176,7 +176,7 @@ async fn backend(args: &Args) -> anyhow::Result<Arc<dyn Backend>> {
             })
             .await
             .context("loading the image model")??;
-            Ok(Arc::new(backend))
+            Ok(Backend::Image(Arc::new(backend)))
         }
     }
 }

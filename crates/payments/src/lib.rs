@@ -19,7 +19,7 @@ pub mod watcher;
 
 use std::sync::Arc;
 
-use shoal_gateway::deposits::{format_units, DepositOption, DepositSource};
+use shoal_gateway::{format_units, DepositOption, DepositSource};
 use shoal_store::{AccountId, Store};
 
 use crate::address::Address;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use shoal_gateway::config::FileConfig;
 use shoal_gateway::now_ms;
+use shoal_gateway::FileConfig;
 use shoal_store::{AccountId, Store};
 
 use crate::StoreArgs;
@@ -196,21 +196,7 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             );
             println!("{}", key.key);
         }
-        AdminCommand::Key(KeyCommand::List { account }) => {
-            for k in store.list_api_keys(account).await? {
-                let state = if k.revoked_at.is_some() {
-                    "revoked"
-                } else {
-                    "active"
-                };
-                let rpm = k
-                    .rpm
-                    .map(|r| r.to_string())
-                    .unwrap_or_else(|| "default".into());
-                let name = k.name.as_deref().unwrap_or("-");
-                println!("{}\t{}\t{}\t{}\t{}", k.id, k.prefix, name, rpm, state);
-            }
-        }
+        AdminCommand::Key(KeyCommand::List { account }) => list_keys(store, account).await?,
         AdminCommand::Key(KeyCommand::Revoke { key_id }) => {
             store.revoke_api_key(key_id, now).await?;
             eprintln!("key {key_id} revoked");
@@ -236,39 +222,71 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             name,
             base_url,
             hours,
-        }) => {
-            let expires = now + i64::from(hours.max(1)) * 3_600_000;
-            let token = store.create_browser_invite(&name, expires, now).await?;
-            eprintln!(
-                "browser invite id {}: valid for {} hours; the token is in the link's fragment, \
-                 which browsers never send to a server",
-                token.id,
-                hours.max(1)
-            );
-            println!(
-                "{}/worker#invite={}",
-                base_url.trim_end_matches('/'),
-                token.token
-            );
-        }
-        AdminCommand::Ledger(LedgerCommand::Verify) => {
-            let report = store.verify_ledger().await?;
-            eprintln!("checked {} accounts", report.accounts_checked);
-            if !report.discrepancies.is_empty() {
-                for d in &report.discrepancies {
-                    eprintln!("account {}: {}", d.account_id, d.what);
-                }
-                println!("{} discrepancies", report.discrepancies.len());
-                return Ok(ExitCode::FAILURE);
-            }
-            println!("ok");
-        }
+        }) => browser_invite(store, &name, &base_url, hours, now).await?,
+        AdminCommand::Ledger(LedgerCommand::Verify) => return verify_ledger(store).await,
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line per key of `account`: id, prefix, name, rpm, state.
+async fn list_keys(store: &Store, account: AccountId) -> anyhow::Result<()> {
+    for k in store.list_api_keys(account).await? {
+        let state = if k.revoked_at.is_some() {
+            "revoked"
+        } else {
+            "active"
+        };
+        let rpm = k
+            .rpm
+            .map(|r| r.to_string())
+            .unwrap_or_else(|| "default".into());
+        let name = k.name.as_deref().unwrap_or("-");
+        println!("{}\t{}\t{}\t{}\t{}", k.id, k.prefix, name, rpm, state);
+    }
+    Ok(())
+}
+
+/// Prints the worker page's link with a new browser invite for `hours` (at least one).
+async fn browser_invite(
+    store: &Store,
+    name: &str,
+    base_url: &str,
+    hours: u32,
+    now: i64,
+) -> anyhow::Result<()> {
+    let expires = now + i64::from(hours.max(1)) * 3_600_000;
+    let token = store.create_browser_invite(name, expires, now).await?;
+    eprintln!(
+        "browser invite id {}: valid for {} hours; the token is in the link's fragment, \
+         which browsers never send to a server",
+        token.id,
+        hours.max(1)
+    );
+    println!(
+        "{}/worker#invite={}",
+        base_url.trim_end_matches('/'),
+        token.token
+    );
+    Ok(())
+}
+
+/// `ok`, or the discrepancies and a failing status.
+async fn verify_ledger(store: &Store) -> anyhow::Result<ExitCode> {
+    let report = store.verify_ledger().await?;
+    eprintln!("checked {} accounts", report.accounts_checked);
+    if !report.discrepancies.is_empty() {
+        for d in &report.discrepancies {
+            eprintln!("account {}: {}", d.account_id, d.what);
+        }
+        println!("{} discrepancies", report.discrepancies.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    println!("ok");
+    Ok(ExitCode::SUCCESS)
+}
+
 async fn set_password(store: &Store, email: &str) -> anyhow::Result<()> {
-    use shoal_gateway::dashboard::password;
+    use shoal_dashboard::{hash_password, MAX_PASSWORD, MIN_PASSWORD};
     let login = store
         .login_of(email)
         .await?
@@ -279,12 +297,10 @@ async fn set_password(store: &Store, email: &str) -> anyhow::Result<()> {
     let new = line.trim_end_matches(['\r', '\n']);
     let n = new.chars().count();
     anyhow::ensure!(
-        (password::MIN_PASSWORD..=password::MAX_PASSWORD).contains(&n),
-        "a password must be {} to {} characters",
-        password::MIN_PASSWORD,
-        password::MAX_PASSWORD
+        (MIN_PASSWORD..=MAX_PASSWORD).contains(&n),
+        "a password must be {MIN_PASSWORD} to {MAX_PASSWORD} characters"
     );
-    let hash = password::hash(new.to_string()).await?;
+    let hash = hash_password(new.to_string()).await?;
     store.set_password(login.account_id, &hash).await?;
     eprintln!(
         "password set; every session of account {} ended",

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use shoal_classifier::{concepts::ConceptFile, model::Checker, tiny, Classifier};
-use shoal_gateway::config::FileConfig;
-use shoal_gateway::images::check::{OutputCheck, Unconfigured};
+use shoal_gateway::FileConfig;
+use shoal_images::{OutputCheck, Unconfigured};
 
 #[derive(Args)]
 pub struct ClassifierArgs {

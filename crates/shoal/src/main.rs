@@ -75,7 +75,7 @@ pub struct StoreArgs {
 impl StoreArgs {
     pub async fn open(
         &self,
-        file: &shoal_gateway::config::FileConfig,
+        file: &shoal_gateway::FileConfig,
     ) -> anyhow::Result<shoal_store::Store> {
         let url = self.database_url.clone().or_else(|| {
             if self.data_dir.is_some() {
@@ -91,7 +91,7 @@ impl StoreArgs {
                     .data_dir
                     .clone()
                     .or_else(|| file.data_dir.clone())
-                    .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR));
+                    .unwrap_or_else(|| PathBuf::from(shoal_gateway::DEFAULT_DATA_DIR));
                 shoal_store::Store::open_data_dir(&dir).await?
             }
         };

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use shoal_gateway::config::{FileConfig, GatewayConfig};
-use shoal_gateway::{AppState, Seams};
+use shoal_gateway::{AppState, Routes, Seams};
+use shoal_gateway::{FileConfig, GatewayConfig};
 
 use crate::StoreArgs;
 
@@ -97,55 +97,27 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         file.listen = args.listen;
     }
     let store = args.store.open(&file).await?;
-    let cluster = shoal_cluster::ClusterConfig {
-        redis_url: args.cluster.redis_url.or(file.redis_url.take()),
-        redis_key_prefix: args
-            .cluster
-            .redis_key_prefix
-            .or(file.redis_key_prefix.take()),
-        nats_url: args.cluster.nats_url.or(file.nats_url.take()),
-        nats_subject_prefix: (args.cluster.nats_subject_prefix).or(file.nats_subject_prefix.take()),
-    };
+    let cluster = args.cluster.resolve(&mut file);
     let limiter = cluster.rate_limiter().await?;
     let peers = cluster.peers().await?;
-    let paths = crate::classifier::ClassifierPaths {
-        weights: args.image_classifier.clone(),
-        concepts: args.image_concepts.clone(),
-    };
-    let demo_dir = args
-        .demo
-        .then(|| data_dir(&args.store).join("demo-classifier"));
-    let image_check = crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
-    let payments = crate::deposits::load(&mut file)?;
-    let config = GatewayConfig::from_file(file)?;
+    let parts = Parts::resolve(&args, file).await?;
     let browser = shoal_browser::open(args.browser.files())?;
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
-    let addr = listener.local_addr()?;
-    let runtime_threads = tokio::runtime::Handle::current().metrics().num_workers();
-    tracing::info!(%addr, backend = store.backend(), models = config.catalog.entries().len(), runtime_threads, "shoal gateway started");
-    // One line on stdout that scripts (and the tests) wait for: the server is accepting.
-    println!("listening on http://{addr}");
-    std::io::stdout().flush()?;
-
+    let (listener, addr) = listen(&parts.config, store.backend()).await?;
     let mut seams = Seams {
         limiter,
-        image_check,
         peers: peers.clone(),
         ..Seams::default()
     };
-    if let Some(p) = &payments {
+    if let Some(p) = &parts.payments {
         seams.deposits = p.clone();
     }
-    let state = AppState::with_seams(config, store.clone(), seams);
+    let state = AppState::with_seams(parts.config, store.clone(), seams);
     if let Some(pool) = browser {
         shoal_browser::install(&state, pool)?;
     }
-    let watchers = match &payments {
-        Some(p) => p.spawn_watchers(&store)?,
-        None => Vec::new(),
-    };
+    let watchers = (parts.payments.as_ref().map(|p| p.spawn_watchers(&store)))
+        .transpose()?
+        .unwrap_or_default();
     let demo = if args.demo {
         Some(start_demo(&state, addr, &args.store, args.demo_gguf).await?)
     } else {
@@ -161,7 +133,12 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             p.drain();
         }
     };
-    shoal_gateway::serve(listener, state, shutdown).await?;
+    let images = shoal_images::Images::new(&state, parts.image_policy, parts.image_check);
+    let routes = Routes {
+        api: images.api_routes(),
+        site: shoal_dashboard::routes(&state, parts.dashboard, &images),
+    };
+    shoal_gateway::serve(listener, state, routes, shutdown).await?;
     if let Some(p) = &peers {
         p.leave().await;
     }
@@ -174,6 +151,69 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     store.close().await;
     tracing::info!("shoal gateway stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Binds the configured address and says so: one line on stdout that scripts (and the
+/// tests) wait for.
+async fn listen(
+    config: &GatewayConfig,
+    backend: &str,
+) -> anyhow::Result<(tokio::net::TcpListener, SocketAddr)> {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
+    let addr = listener.local_addr()?;
+    let runtime_threads = tokio::runtime::Handle::current().metrics().num_workers();
+    tracing::info!(%addr, backend, models = config.catalog.entries().len(), runtime_threads, "shoal gateway started");
+    println!("listening on http://{addr}");
+    std::io::stdout().flush()?;
+    Ok((listener, addr))
+}
+
+impl ClusterArgs {
+    /// The shared servers, each from its flag or else the config file.
+    fn resolve(&self, file: &mut FileConfig) -> shoal_cluster::ClusterConfig {
+        shoal_cluster::ClusterConfig {
+            redis_url: self.redis_url.clone().or(file.redis_url.take()),
+            redis_key_prefix: (self.redis_key_prefix.clone()).or(file.redis_key_prefix.take()),
+            nats_url: self.nats_url.clone().or(file.nats_url.take()),
+            nats_subject_prefix: (self.nats_subject_prefix.clone())
+                .or(file.nats_subject_prefix.take()),
+        }
+    }
+}
+
+/// What the config file (and the flags) make of each crate's part of the gateway.
+struct Parts {
+    config: GatewayConfig,
+    dashboard: shoal_dashboard::Config,
+    image_policy: shoal_images::ContentPolicy,
+    image_check: std::sync::Arc<dyn shoal_images::OutputCheck>,
+    payments: Option<std::sync::Arc<shoal_payments::Payments>>,
+}
+
+impl Parts {
+    async fn resolve(args: &ServeArgs, mut file: FileConfig) -> anyhow::Result<Parts> {
+        let paths = crate::classifier::ClassifierPaths {
+            weights: args.image_classifier.clone(),
+            concepts: args.image_concepts.clone(),
+        };
+        let demo_dir = args
+            .demo
+            .then(|| data_dir(&args.store).join("demo-classifier"));
+        let image_check =
+            crate::classifier::output_check(paths, &file, demo_dir.as_deref()).await?;
+        let payments = crate::deposits::load(&mut file)?;
+        let dashboard = shoal_dashboard::Config::from_file(&file)?;
+        let image_policy = shoal_images::ContentPolicy::load(file.image_policy_path.as_deref())?;
+        Ok(Parts {
+            config: GatewayConfig::from_file(file)?,
+            dashboard,
+            image_policy,
+            image_check,
+            payments,
+        })
+    }
 }
 
 /// Resolves on SIGINT or SIGTERM.
@@ -315,7 +355,7 @@ fn data_dir(store_args: &StoreArgs) -> PathBuf {
     store_args
         .data_dir
         .clone()
-        .unwrap_or_else(|| PathBuf::from(shoal_gateway::config::DEFAULT_DATA_DIR))
+        .unwrap_or_else(|| PathBuf::from(shoal_gateway::DEFAULT_DATA_DIR))
 }
 
 /// The generated test model in the data folder, written afresh on every start (it takes a few

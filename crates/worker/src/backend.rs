@@ -1,8 +1,12 @@
 //! What a backend is: something that turns one job into deltas and an end.
 //!
 //! The connection code owns the socket, the slots and cancellation; a backend only generates.
-//! [`crate::openai::OpenAiBackend`] fronts an OpenAI-compatible server; an embedded llama.cpp
-//! backend implements the same trait.
+//! One trait per kind of work ([`ChatBackend`], [`ImageBackend`], [`SpanBackend`]), joined in
+//! [`Backend`]: [`crate::openai::OpenAiBackend`] fronts an OpenAI-compatible server and the
+//! embedded llama.cpp backend runs the model in process (both chat); the image worker's
+//! backends render; the swarm node runs a span.
+
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use shoal_protocol::chat::ToolCallDelta;
@@ -174,9 +178,54 @@ pub enum SwarmMessage {
     Frame(Vec<u8>),
 }
 
-/// A source of generations. `Send + Sync` because jobs run on many tasks at once.
-pub trait Backend: Send + Sync {
+/// A worker's backend, by the kind of job it runs. The connection hands each kind's jobs
+/// and messages to that kind's trait, so no backend answers another kind's work: a job of
+/// another kind is refused before it starts.
+#[derive(Clone)]
+pub enum Backend {
+    /// Chat jobs: an OpenAI-compatible server (`kind: upstream`) or llama.cpp (`native`).
+    Chat(Arc<dyn ChatBackend>),
+    /// Image jobs (`kind: image`).
+    Image(Arc<dyn ImageBackend>),
+    /// A swarm span node (`kind: swarm`): swarm messages, and chat jobs where it is a
+    /// chain's entry.
+    Span(Arc<dyn SpanBackend>),
+}
+
+impl Backend {
     /// What the `hello` says this worker is.
+    pub fn kind(&self) -> WorkerKind {
+        match self {
+            Backend::Chat(b) => b.kind(),
+            Backend::Image(_) => WorkerKind::Image,
+            Backend::Span(_) => WorkerKind::Swarm,
+        }
+    }
+
+    /// The models announced in the `hello`.
+    pub fn models(&self) -> Vec<ServedModel> {
+        match self {
+            Backend::Chat(b) => b.models(),
+            Backend::Image(b) => vec![ServedModel {
+                id: b.model().to_owned(),
+                ..Default::default()
+            }],
+            Backend::Span(b) => b.models(),
+        }
+    }
+
+    /// Blocks until what the backend still computes for ended jobs is done; called once the
+    /// worker has stopped, before the process exits.
+    pub fn settle(&self) {
+        if let Backend::Span(b) = self {
+            b.settle();
+        }
+    }
+}
+
+/// Runs chat jobs. `Send + Sync` because jobs run on many tasks at once.
+pub trait ChatBackend: Send + Sync {
+    /// `upstream` or `native`.
     fn kind(&self) -> WorkerKind;
 
     /// The models announced in the `hello`.
@@ -192,35 +241,46 @@ pub trait Backend: Send + Sync {
         out: &'a mut JobOutput,
         cancel: CancellationToken,
     ) -> BoxFuture<'a, JobEnd>;
+}
 
-    /// A swarm span node's span, announced after `welcome`; other backends have none.
-    fn span(&self) -> Option<shoal_protocol::swarm::SpanInfo> {
-        None
-    }
+/// Renders image jobs (workers of kind `image`).
+pub trait ImageBackend: Send + Sync {
+    /// The one image model announced in the `hello`: the name its results report.
+    fn model(&self) -> &str;
 
-    /// Blocks until what the backend still computes for ended jobs is done; called once the
-    /// worker has stopped, before the process exits.
-    fn settle(&self) {}
-
-    /// A swarm message from the gateway; `outbox` reaches the gateway. Must not block: the
-    /// connection's reader calls it. Other backends ignore these.
-    fn on_swarm(&self, msg: SwarmMessage, outbox: &mpsc::Sender<WorkerMessage>) {
-        let _ = (msg, outbox);
-    }
-
-    /// Renders one image job (workers of kind `image`), reporting progress to `out`, and
-    /// ends with [`JobEnd::Image`] or [`JobEnd::Failed`]. When `cancel` fires it stops and
-    /// fails with [`ErrorCode::Cancelled`]. Text backends keep this default, which refuses.
+    /// Renders one image job, reporting progress to `out`, and ends with [`JobEnd::Image`] or
+    /// [`JobEnd::Failed`]. When `cancel` fires it stops and fails with
+    /// [`ErrorCode::Cancelled`].
     fn generate_image<'a>(
         &'a self,
         job: ImageJob,
         out: &'a mut JobOutput,
         cancel: CancellationToken,
-    ) -> BoxFuture<'a, JobEnd> {
-        let _ = (job, out, cancel);
-        Box::pin(std::future::ready(JobEnd::Failed {
-            code: ErrorCode::BadJob,
-            retryable: false,
-        }))
-    }
+    ) -> BoxFuture<'a, JobEnd>;
+}
+
+/// A swarm span node (workers of kind `swarm`).
+pub trait SpanBackend: Send + Sync {
+    /// The models announced in the `hello`.
+    fn models(&self) -> Vec<ServedModel>;
+
+    /// The node's span, announced after `welcome`.
+    fn span(&self) -> shoal_protocol::swarm::SpanInfo;
+
+    /// Runs one chat job as its chain's entry, as [`ChatBackend::generate`] does; a node
+    /// without the model's first layers fails it.
+    fn generate<'a>(
+        &'a self,
+        job: Job,
+        out: &'a mut JobOutput,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'a, JobEnd>;
+
+    /// A swarm message from the gateway; `outbox` reaches the gateway. Must not block: the
+    /// connection's reader calls it.
+    fn on_swarm(&self, msg: SwarmMessage, outbox: &mpsc::Sender<WorkerMessage>);
+
+    /// Blocks until what the node still computes for ended jobs is done; called once the
+    /// worker has stopped, before the process exits.
+    fn settle(&self);
 }

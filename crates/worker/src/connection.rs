@@ -12,9 +12,7 @@ use std::time::Duration;
 
 use futures::stream::{SplitSink, SplitStream};
 use futures::{FutureExt, SinkExt, StreamExt};
-use shoal_protocol::worker::{
-    ErrorCode, GatewayMessage, WorkerKind, WorkerMessage, PROTOCOL_VERSION,
-};
+use shoal_protocol::worker::{ErrorCode, GatewayMessage, WorkerMessage, PROTOCOL_VERSION};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -26,7 +24,9 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
-use crate::backend::{Backend, ImageJob, Job, JobEnd, JobOutput, SwarmMessage};
+use crate::backend::{
+    Backend, ChatBackend, ImageBackend, ImageJob, Job, JobEnd, JobOutput, SpanBackend, SwarmMessage,
+};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -57,7 +57,7 @@ const MAX_MESSAGE_BYTES: usize = 256 << 20;
 /// refuses this worker (`Err`, with the gateway's message).
 pub async fn serve(
     settings: Settings,
-    backend: Arc<dyn Backend>,
+    backend: Backend,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let mut backoff = Backoff::new(settings.backoff.0, settings.backoff.1);
@@ -166,7 +166,7 @@ struct JobControl {
 
 struct Session<'a> {
     settings: &'a Settings,
-    backend: &'a Arc<dyn Backend>,
+    backend: &'a Backend,
     outbox: mpsc::Sender<WorkerMessage>,
     jobs: HashMap<String, JobControl>,
     tasks: JoinSet<String>,
@@ -177,7 +177,7 @@ impl Session<'_> {
     async fn run(
         socket: Socket,
         settings: &Settings,
-        backend: &Arc<dyn Backend>,
+        backend: &Backend,
         shutdown: &CancellationToken,
     ) -> SessionEnd {
         let (mut sink, mut stream) = socket.split();
@@ -186,12 +186,11 @@ impl Session<'_> {
                 let _ = sink.close().await;
                 return SessionEnd::Shutdown;
             }
-            greeted = greet(&mut sink, &mut stream, settings, backend.as_ref()) => match greeted {
+            greeted = greet(&mut sink, &mut stream, settings, backend) => match greeted {
                 Ok(heartbeat) => heartbeat,
                 Err(end) => return end,
             },
         };
-
         let (outbox, outgoing) = mpsc::channel(OUTBOX);
         let mut writer = tokio::spawn(write_loop(sink, outgoing, heartbeat));
         let mut session = Session {
@@ -202,69 +201,103 @@ impl Session<'_> {
             tasks: JoinSet::new(),
             draining: false,
         };
+        let end = session
+            .serve(&mut stream, heartbeat, shutdown, &mut writer)
+            .await;
+        session.close(&end, writer).await;
+        end
+    }
+
+    /// Reads the gateway's messages and keeps the books of running jobs until the session
+    /// ends: the gateway gone or silent, or a shutdown drained (or its grace run out).
+    async fn serve(
+        &mut self,
+        stream: &mut SplitStream<Socket>,
+        heartbeat: Duration,
+        shutdown: &CancellationToken,
+        writer: &mut tokio::task::JoinHandle<()>,
+    ) -> SessionEnd {
         // A gateway that answers nothing, not even our pings, for three heartbeats is gone.
         let silence = heartbeat * 3 + Duration::from_secs(1);
         let mut last_heard = Instant::now();
         let mut grace_ends: Option<Instant> = None;
         let mut abort_ends: Option<Instant> = None;
-
-        let end = loop {
-            if session.draining && session.jobs.is_empty() {
-                break SessionEnd::Shutdown;
+        loop {
+            if self.draining && self.jobs.is_empty() {
+                return SessionEnd::Shutdown;
             }
             tokio::select! {
                 frame = stream.next() => {
                     last_heard = Instant::now();
-                    match frame {
-                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
-                            break SessionEnd::Lost { welcomed: true, reason: "the gateway closed the connection" };
-                        }
-                        Some(Ok(Message::Text(text))) => {
-                            if let Some(end) = session.on_message(text.as_str()).await {
-                                break end;
-                            }
-                        }
-                        Some(Ok(Message::Binary(frame))) => {
-                            backend.on_swarm(SwarmMessage::Frame(frame.into()), &session.outbox);
-                        }
-                        Some(Ok(_)) => {}
+                    if let Some(end) = self.on_frame(frame).await {
+                        return end;
                     }
                 }
-                Some(finished) = session.tasks.join_next(), if !session.tasks.is_empty() => {
+                Some(finished) = self.tasks.join_next(), if !self.tasks.is_empty() => {
                     if let Ok(job_id) = finished {
-                        session.jobs.remove(&job_id);
+                        self.jobs.remove(&job_id);
                     }
                 }
-                _ = shutdown.cancelled(), if !session.draining => {
-                    session.draining = true;
-                    grace_ends = Some(Instant::now() + settings.grace);
-                    tracing::info!(running = session.jobs.len(), "shutting down: taking no new jobs, finishing the running ones");
+                _ = shutdown.cancelled(), if !self.draining => {
+                    self.draining = true;
+                    grace_ends = Some(Instant::now() + self.settings.grace);
+                    tracing::info!(running = self.jobs.len(), "shutting down: taking no new jobs, finishing the running ones");
                 }
                 _ = sleep_until(grace_ends), if abort_ends.is_none() => {
-                    tracing::warn!(running = session.jobs.len(), "grace period over: handing the remaining jobs back");
-                    for control in session.jobs.values() {
-                        control.aborted.store(true, Ordering::SeqCst);
-                        control.cancel.cancel();
-                    }
+                    self.abort_running();
                     abort_ends = Some(Instant::now() + ABORT_TIMEOUT);
                 }
-                _ = sleep_until(abort_ends) => break SessionEnd::Shutdown,
+                _ = sleep_until(abort_ends) => return SessionEnd::Shutdown,
                 _ = tokio::time::sleep_until(last_heard + silence) => {
-                    break SessionEnd::Lost { welcomed: true, reason: "the gateway went silent" };
+                    return SessionEnd::Lost { welcomed: true, reason: "the gateway went silent" };
                 }
-                _ = &mut writer => {
-                    break SessionEnd::Lost { welcomed: true, reason: "could not write to the gateway" };
+                _ = &mut *writer => {
+                    return SessionEnd::Lost { welcomed: true, reason: "could not write to the gateway" };
                 }
             }
-        };
+        }
+    }
 
+    /// One frame from the gateway; `Some` ends the session.
+    async fn on_frame(
+        &mut self,
+        frame: Option<Result<Message, tungstenite::Error>>,
+    ) -> Option<SessionEnd> {
+        match frame {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => Some(SessionEnd::Lost {
+                welcomed: true,
+                reason: "the gateway closed the connection",
+            }),
+            Some(Ok(Message::Text(text))) => self.on_message(text.as_str()).await,
+            Some(Ok(Message::Binary(frame))) => {
+                self.on_swarm(SwarmMessage::Frame(frame.into()));
+                None
+            }
+            Some(Ok(_)) => None,
+        }
+    }
+
+    /// The grace period is over: the jobs still running are handed back.
+    fn abort_running(&self) {
+        tracing::warn!(
+            running = self.jobs.len(),
+            "grace period over: handing the remaining jobs back"
+        );
+        for control in self.jobs.values() {
+            control.aborted.store(true, Ordering::SeqCst);
+            control.cancel.cancel();
+        }
+    }
+
+    /// Ends the session's jobs and its writer.
+    async fn close(mut self, end: &SessionEnd, mut writer: tokio::task::JoinHandle<()>) {
         match end {
             SessionEnd::Shutdown => {
                 // Jobs still running here overran even the abort: the gateway fails them over
                 // when the socket closes. Finished jobs' last messages are in the outbox; the
                 // writer sends them, then closes, once every sender is gone.
-                session.tasks.shutdown().await;
-                drop(session);
+                self.tasks.shutdown().await;
+                drop(self);
                 if tokio::time::timeout(ABORT_TIMEOUT, &mut writer)
                     .await
                     .is_err()
@@ -273,36 +306,24 @@ impl Session<'_> {
                 }
             }
             SessionEnd::Refused(_) | SessionEnd::Lost { .. } => {
-                let running = session.jobs.len();
+                let running = self.jobs.len();
                 if running > 0 {
                     tracing::warn!(
                         running,
                         "aborting jobs of the lost connection (the gateway fails them over)"
                     );
                 }
-                session.tasks.shutdown().await;
+                self.tasks.shutdown().await;
                 writer.abort();
             }
         }
-        end
     }
 
     /// Handles one message from the gateway; `Some` ends the session.
     async fn on_message(&mut self, text: &str) -> Option<SessionEnd> {
-        let msg = match serde_json::from_str::<GatewayMessage>(text) {
-            Ok(msg) => msg,
-            Err(_) => {
-                // Never log the frame: a job holds the prompt.
-                let job_id = serde_json::from_str::<serde_json::Value>(text)
-                    .ok()
-                    .filter(|v| v["type"] == "job")
-                    .and_then(|v| v["job_id"].as_str().map(str::to_owned));
-                tracing::warn!(job_id, "unreadable message from the gateway");
-                if let Some(job_id) = job_id {
-                    self.reply(job_id, ErrorCode::BadJob, false).await;
-                }
-                return None;
-            }
+        let Ok(msg) = serde_json::from_str::<GatewayMessage>(text) else {
+            self.unreadable(text).await;
+            return None;
         };
         match msg {
             GatewayMessage::Job {
@@ -310,11 +331,12 @@ impl Session<'_> {
                 model,
                 request,
             } => {
-                let work = Work::Chat(Job {
+                let job = Job {
                     id: job_id.clone(),
                     model,
                     request,
-                });
+                };
+                let work = self.backend.chat_work(job);
                 self.admit(job_id, work).await;
             }
             GatewayMessage::ImageJob {
@@ -322,15 +344,12 @@ impl Session<'_> {
                 model,
                 request,
             } => {
-                if self.backend.kind() != WorkerKind::Image {
-                    self.reply(job_id, ErrorCode::BadJob, false).await;
-                    return None;
-                }
-                let work = Work::Image(ImageJob {
+                let job = ImageJob {
                     id: job_id.clone(),
                     model,
                     request,
-                });
+                };
+                let work = self.backend.image_work(job);
                 self.admit(job_id, work).await;
             }
             GatewayMessage::Cancel { job_id } => {
@@ -351,32 +370,50 @@ impl Session<'_> {
                 sampling,
                 resume,
             } => {
-                let open = SwarmMessage::Open {
+                self.on_swarm(SwarmMessage::Open {
                     session,
                     job_id,
                     sampling,
                     resume,
-                };
-                self.backend.on_swarm(open, &self.outbox);
+                });
             }
             GatewayMessage::SpanClose { session } => {
-                self.backend
-                    .on_swarm(SwarmMessage::Close { session }, &self.outbox);
+                self.on_swarm(SwarmMessage::Close { session });
             }
             GatewayMessage::SpanReplay { session, to } => {
-                self.backend
-                    .on_swarm(SwarmMessage::Replay { session, to }, &self.outbox);
+                self.on_swarm(SwarmMessage::Replay { session, to });
             }
-            GatewayMessage::Frame(frame) => {
-                self.backend
-                    .on_swarm(SwarmMessage::Frame(frame), &self.outbox);
-            }
+            GatewayMessage::Frame(frame) => self.on_swarm(SwarmMessage::Frame(frame)),
         }
         None
     }
 
-    /// Starts a job if a slot is free and the worker is not draining; refuses it otherwise.
-    async fn admit(&mut self, job_id: String, work: Work) {
+    /// A message that does not parse: refused if it names a job, never logged (a job holds
+    /// the prompt).
+    async fn unreadable(&self, text: &str) {
+        let job_id = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .filter(|v| v["type"] == "job")
+            .and_then(|v| v["job_id"].as_str().map(str::to_owned));
+        tracing::warn!(job_id, "unreadable message from the gateway");
+        if let Some(job_id) = job_id {
+            self.reply(job_id, ErrorCode::BadJob, false).await;
+        }
+    }
+
+    /// A swarm message, for a span node's backend; other kinds ignore them.
+    fn on_swarm(&self, msg: SwarmMessage) {
+        if let Backend::Span(span) = self.backend {
+            span.on_swarm(msg, &self.outbox);
+        }
+    }
+
+    /// Starts a job if this backend runs its kind, a slot is free and the worker is not
+    /// draining; refuses it otherwise.
+    async fn admit(&mut self, job_id: String, work: Option<Work>) {
+        let Some(work) = work else {
+            return self.reply(job_id, ErrorCode::BadJob, false).await;
+        };
         if self.draining {
             self.reply(job_id, ErrorCode::WorkerShuttingDown, true)
                 .await;
@@ -401,7 +438,6 @@ impl Session<'_> {
             aborted: Arc::new(AtomicBool::new(false)),
         };
         self.tasks.spawn(run_job(
-            Arc::clone(self.backend),
             job_id.clone(),
             work,
             self.outbox.clone(),
@@ -412,18 +448,49 @@ impl Session<'_> {
     }
 }
 
-/// A job of either kind. Moved once into its task: boxing the larger one would only add an
-/// allocation.
+/// A job with the backend that runs its kind. Moved once into its task: boxing the larger
+/// one would only add an allocation.
 #[allow(clippy::large_enum_variant)]
 enum Work {
-    Chat(Job),
-    Image(ImageJob),
+    Chat(Arc<dyn ChatBackend>, Job),
+    /// A chat job at a swarm chain's entry.
+    Entry(Arc<dyn SpanBackend>, Job),
+    Image(Arc<dyn ImageBackend>, ImageJob),
+}
+
+impl Backend {
+    /// A chat job with the backend that runs it: a chat backend, or a span node as its
+    /// chain's entry; `None` on an image worker.
+    fn chat_work(&self, job: Job) -> Option<Work> {
+        match self {
+            Backend::Chat(b) => Some(Work::Chat(Arc::clone(b), job)),
+            Backend::Span(b) => Some(Work::Entry(Arc::clone(b), job)),
+            Backend::Image(_) => None,
+        }
+    }
+
+    /// An image job with the backend that renders it; `None` unless an image worker.
+    fn image_work(&self, job: ImageJob) -> Option<Work> {
+        match self {
+            Backend::Image(b) => Some(Work::Image(Arc::clone(b), job)),
+            Backend::Chat(_) | Backend::Span(_) => None,
+        }
+    }
+}
+
+impl Work {
+    async fn run(self, out: &mut JobOutput, cancel: CancellationToken) -> JobEnd {
+        match self {
+            Work::Chat(backend, job) => backend.generate(job, out, cancel).await,
+            Work::Entry(node, job) => node.generate(job, out, cancel).await,
+            Work::Image(backend, job) => backend.generate_image(job, out, cancel).await,
+        }
+    }
 }
 
 /// One job from start to its `done`, `image` or `error`. Returns the job id for the
 /// session's books.
 async fn run_job(
-    backend: Arc<dyn Backend>,
     job_id: String,
     work: Work,
     outbox: mpsc::Sender<WorkerMessage>,
@@ -432,16 +499,14 @@ async fn run_job(
 ) -> String {
     let started = std::time::Instant::now();
     let model = match &work {
-        Work::Chat(job) => job.model.clone(),
-        Work::Image(job) => job.model.clone(),
+        Work::Chat(_, job) | Work::Entry(_, job) => job.model.clone(),
+        Work::Image(_, job) => job.model.clone(),
     };
     tracing::debug!(%job_id, %model, "job started");
     let mut out = JobOutput::new(job_id.clone(), outbox.clone());
-    let generating = match work {
-        Work::Chat(job) => backend.generate(job, &mut out, cancel),
-        Work::Image(job) => backend.generate_image(job, &mut out, cancel),
-    };
-    let generated = AssertUnwindSafe(generating).catch_unwind().await;
+    let generated = AssertUnwindSafe(work.run(&mut out, cancel))
+        .catch_unwind()
+        .await;
     let before_tokens = out.relayed() == 0;
     let end = match generated {
         _ if aborted.load(Ordering::SeqCst) => JobEnd::Failed {
@@ -501,7 +566,7 @@ async fn greet(
     sink: &mut SplitSink<Socket, Message>,
     stream: &mut SplitStream<Socket>,
     settings: &Settings,
-    backend: &dyn Backend,
+    backend: &Backend,
 ) -> Result<Duration, SessionEnd> {
     let lost = |reason| SessionEnd::Lost {
         welcomed: false,
@@ -542,7 +607,8 @@ async fn greet(
             if !ignored_models.is_empty() {
                 tracing::warn!(ignored = ?ignored_models, "the gateway ignores models it does not list");
             }
-            if let Some(span) = backend.span() {
+            if let Backend::Span(node) = backend {
+                let span = node.span();
                 if sink
                     .send(encode(&WorkerMessage::Span { span }))
                     .await

@@ -37,7 +37,7 @@ pub mod serve;
 pub mod sse;
 pub mod swarm;
 
-pub use backend::{Backend, ImageJob, JobEnd, JobOutput};
+pub use backend::{Backend, ChatBackend, ImageBackend, ImageJob, JobEnd, JobOutput, SpanBackend};
 pub use serve::ServeSpec;
 
 /// Where generation happens.
@@ -218,8 +218,8 @@ pub async fn run_until(
 ) -> anyhow::Result<()> {
     let settings = connection::Settings {
         url: gateway_ws_url(&args.gateway)?,
-        token: args.token,
-        name: args.name,
+        token: args.token.clone(),
+        name: args.name.clone(),
         concurrency: args.concurrency,
         grace: Duration::from_secs(args.shutdown_grace),
         backoff: (Duration::from_millis(500), Duration::from_secs(30)),
@@ -229,17 +229,40 @@ pub async fn run_until(
         anyhow::bail!("--serve names {} twice", dup.model.id);
     }
     let models = ids.len();
-    let backend: Arc<dyn Backend> = match args.backend {
+    let backend = load_backend(args).await?;
+    let token = CancellationToken::new();
+    let trigger = token.clone();
+    let watcher = tokio::spawn(async move {
+        shutdown.await;
+        trigger.cancel();
+    });
+    let runtime_threads = tokio::runtime::Handle::current().metrics().num_workers();
+    tracing::info!(
+        models,
+        concurrency = settings.concurrency,
+        runtime_threads,
+        "shoal worker started"
+    );
+    let served = connection::serve(settings, backend.clone(), token).await;
+    watcher.abort();
+    let _ = tokio::task::spawn_blocking(move || backend.settle()).await;
+    served
+}
+
+/// The backend `--backend` names, ready: a model loaded (on a blocking thread) where there
+/// is one.
+async fn load_backend(args: WorkerArgs) -> anyhow::Result<Backend> {
+    Ok(match args.backend {
         BackendKind::Openai => {
             let upstream = args
                 .upstream
                 .context("--upstream is required with --backend openai")?;
-            Arc::new(openai::OpenAiBackend::new(
+            Backend::Chat(Arc::new(openai::OpenAiBackend::new(
                 &upstream,
                 args.upstream_key,
                 args.serve,
                 Duration::from_secs(args.upstream_timeout),
-            )?)
+            )?))
         }
         #[cfg(feature = "llama")]
         BackendKind::Llama => {
@@ -259,7 +282,7 @@ pub async fn run_until(
                 tokio::task::spawn_blocking(move || llama::LlamaCppBackend::load(&options, serve))
                     .await
                     .context("loading the model")??;
-            Arc::new(backend)
+            Backend::Chat(Arc::new(backend))
         }
         #[cfg(feature = "llama")]
         BackendKind::Swarm => {
@@ -279,26 +302,9 @@ pub async fn run_until(
             })
             .await
             .context("loading the span")??;
-            Arc::new(backend)
+            Backend::Span(Arc::new(backend))
         }
-    };
-    let token = CancellationToken::new();
-    let trigger = token.clone();
-    let watcher = tokio::spawn(async move {
-        shutdown.await;
-        trigger.cancel();
-    });
-    let runtime_threads = tokio::runtime::Handle::current().metrics().num_workers();
-    tracing::info!(
-        models,
-        concurrency = settings.concurrency,
-        runtime_threads,
-        "shoal worker started"
-    );
-    let served = connection::serve(settings, Arc::clone(&backend), token).await;
-    watcher.abort();
-    let _ = tokio::task::spawn_blocking(move || backend.settle()).await;
-    served
+    })
 }
 
 /// Completes on the first SIGTERM or SIGINT.

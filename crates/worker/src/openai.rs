@@ -19,7 +19,7 @@ use shoal_protocol::worker::{
 };
 use tokio_util::sync::CancellationToken;
 
-use crate::backend::{Backend, Delta, Job, JobEnd, JobOutput};
+use crate::backend::{ChatBackend, Delta, Job, JobEnd, JobOutput};
 use crate::serve::ServeSpec;
 use crate::sse::SseParser;
 
@@ -61,18 +61,30 @@ impl OpenAiBackend {
     }
 
     async fn run(&self, job: Job, out: &mut JobOutput, cancel: CancellationToken) -> JobEnd {
+        let mut tally = Tally::default();
+        let response = match self.send(&job, &cancel).await {
+            Ok(Some(response)) => response,
+            Ok(None) => return tally.cancelled(out),
+            Err(end) => return end,
+        };
+        self.relay(&job.id, response, out, &cancel, &mut tally)
+            .await
+    }
+
+    /// Posts the job to the upstream as a stream; `None` when it was cancelled first, the
+    /// job's end when the upstream cannot take it.
+    async fn send(
+        &self,
+        job: &Job,
+        cancel: &CancellationToken,
+    ) -> Result<Option<reqwest::Response>, JobEnd> {
+        let failed = |code, retryable| JobEnd::Failed { code, retryable };
         let Some(spec) = self.models.iter().find(|s| s.model.id == job.model) else {
             tracing::warn!(job_id = %job.id, model = %job.model, "job for a model this worker does not serve");
-            return JobEnd::Failed {
-                code: ErrorCode::ModelNotServed,
-                retryable: true,
-            };
+            return Err(failed(ErrorCode::ModelNotServed, true));
         };
         let Ok(body) = request_body(&job.request, &spec.upstream_model) else {
-            return JobEnd::Failed {
-                code: ErrorCode::BadRequest,
-                retryable: false,
-            };
+            return Err(failed(ErrorCode::BadRequest, false));
         };
         let mut request = self
             .client
@@ -83,27 +95,19 @@ impl OpenAiBackend {
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
         }
-
-        let mut tally = Tally::default();
         let sent = tokio::select! {
             biased;
-            _ = cancel.cancelled() => return tally.cancelled(out),
+            _ = cancel.cancelled() => return Ok(None),
             sent = tokio::time::timeout(self.idle_timeout, request.send()) => sent,
         };
         let response = match sent {
             Err(_) => {
                 tracing::warn!(job_id = %job.id, "upstream did not answer in time");
-                return JobEnd::Failed {
-                    code: ErrorCode::UpstreamTimeout,
-                    retryable: true,
-                };
+                return Err(failed(ErrorCode::UpstreamTimeout, true));
             }
             Ok(Err(e)) => {
                 tracing::warn!(job_id = %job.id, error = %error_chain(e), "upstream unreachable");
-                return JobEnd::Failed {
-                    code: ErrorCode::UpstreamUnavailable,
-                    retryable: true,
-                };
+                return Err(failed(ErrorCode::UpstreamUnavailable, true));
             }
             Ok(Ok(response)) => response,
         };
@@ -111,16 +115,26 @@ impl OpenAiBackend {
         if !status.is_success() {
             // The body is dropped unread: it may quote the prompt.
             tracing::warn!(job_id = %job.id, status = status.as_u16(), "upstream answered with an error status");
-            return JobEnd::Failed {
-                code: if status.is_client_error() && status != StatusCode::TOO_MANY_REQUESTS {
-                    ErrorCode::UpstreamRejected
-                } else {
-                    ErrorCode::UpstreamUnavailable
-                },
-                retryable: !status.is_client_error() || status == StatusCode::TOO_MANY_REQUESTS,
+            let retryable = !status.is_client_error() || status == StatusCode::TOO_MANY_REQUESTS;
+            let code = if retryable {
+                ErrorCode::UpstreamUnavailable
+            } else {
+                ErrorCode::UpstreamRejected
             };
+            return Err(failed(code, retryable));
         }
+        Ok(Some(response))
+    }
 
+    /// Relays the upstream's event stream as deltas until it ends, breaks or is cancelled.
+    async fn relay(
+        &self,
+        job_id: &str,
+        response: reqwest::Response,
+        out: &mut JobOutput,
+        cancel: &CancellationToken,
+        tally: &mut Tally,
+    ) -> JobEnd {
         let mut body = response.bytes_stream();
         let mut parser = SseParser::new();
         loop {
@@ -132,55 +146,69 @@ impl OpenAiBackend {
             };
             let (events, ended) = match next {
                 Err(_) => {
-                    tracing::warn!(job_id = %job.id, "upstream stream stalled");
+                    tracing::warn!(job_id, "upstream stream stalled");
                     return tally.broken(out, ErrorCode::UpstreamTimeout);
                 }
                 Ok(Some(Err(e))) => {
-                    tracing::warn!(job_id = %job.id, error = %error_chain(e), "upstream stream failed");
+                    tracing::warn!(job_id, error = %error_chain(e), "upstream stream failed");
                     return tally.broken(out, ErrorCode::UpstreamUnavailable);
                 }
                 Ok(Some(Ok(bytes))) => (parser.push(&bytes), false),
                 Ok(None) => (parser.finish().into_iter().collect(), true),
             };
-            for data in events {
-                if cancel.is_cancelled() {
-                    return tally.cancelled(out);
-                }
-                if data.trim() == "[DONE]" {
-                    return tally.finished(&job.id, out);
-                }
-                let update = match map_chunk(&data) {
-                    Ok(update) => update,
-                    Err(ChunkError::UpstreamError) => {
-                        tracing::warn!(job_id = %job.id, "upstream sent an error event");
-                        return tally.broken(out, ErrorCode::UpstreamRejected);
-                    }
-                    Err(ChunkError::Malformed) => {
-                        tracing::warn!(job_id = %job.id, "upstream sent an unreadable chunk");
-                        return tally.broken(out, ErrorCode::UpstreamUnavailable);
-                    }
-                };
-                tally.absorb(&update);
-                if out.send(update.delta).await.is_err() {
-                    return JobEnd::Failed {
-                        code: ErrorCode::Disconnected,
-                        retryable: false,
-                    };
-                }
+            if let Some(end) = forward(job_id, events, out, cancel, tally).await {
+                return end;
             }
             if ended {
                 // No `[DONE]`: complete if the upstream said how it finished, else cut short.
                 if tally.finish_reason.is_some() {
-                    return tally.finished(&job.id, out);
+                    return tally.finished(job_id, out);
                 }
-                tracing::warn!(job_id = %job.id, "upstream stream ended early");
+                tracing::warn!(job_id, "upstream stream ended early");
                 return tally.broken(out, ErrorCode::UpstreamUnavailable);
             }
         }
     }
 }
 
-impl Backend for OpenAiBackend {
+/// Sends the deltas of the upstream's `events` on; the job's end when one of them ends it.
+async fn forward(
+    job_id: &str,
+    events: Vec<String>,
+    out: &mut JobOutput,
+    cancel: &CancellationToken,
+    tally: &mut Tally,
+) -> Option<JobEnd> {
+    for data in events {
+        if cancel.is_cancelled() {
+            return Some(tally.cancelled(out));
+        }
+        if data.trim() == "[DONE]" {
+            return Some(tally.finished(job_id, out));
+        }
+        let update = match map_chunk(&data) {
+            Ok(update) => update,
+            Err(ChunkError::UpstreamError) => {
+                tracing::warn!(job_id, "upstream sent an error event");
+                return Some(tally.broken(out, ErrorCode::UpstreamRejected));
+            }
+            Err(ChunkError::Malformed) => {
+                tracing::warn!(job_id, "upstream sent an unreadable chunk");
+                return Some(tally.broken(out, ErrorCode::UpstreamUnavailable));
+            }
+        };
+        tally.absorb(&update);
+        if out.send(update.delta).await.is_err() {
+            return Some(JobEnd::Failed {
+                code: ErrorCode::Disconnected,
+                retryable: false,
+            });
+        }
+    }
+    None
+}
+
+impl ChatBackend for OpenAiBackend {
     fn kind(&self) -> WorkerKind {
         WorkerKind::Upstream
     }

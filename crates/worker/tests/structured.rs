@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, WorkerMessage};
-use shoal_worker::backend::{Backend, Job, JobEnd, JobOutput};
+use shoal_worker::backend::{ChatBackend, Job, JobEnd, JobOutput};
 use shoal_worker::llama::{test_model, LlamaCppBackend, LlamaOptions};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;

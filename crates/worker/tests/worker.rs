@@ -1,28 +1,25 @@
-//! The worker against an in-process fake gateway (an axum WebSocket, like the real one) and an
-//! in-process fake upstream (an axum server streaming scripted SSE).
+//! The worker against an in-process fake gateway (an axum WebSocket, like the real one) and
+//! the scripted upstream of `shoal-test-support` (named scripts: `hello`, `think`, `tools`, …).
 
-use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, post};
-use axum::{Json, Router};
+use axum::routing::any;
+use axum::Router;
 use serde_json::{json, Value};
 use shoal_protocol::worker::{
     ErrorCode, FinishReason, GatewayMessage, JobUsage, ServedModel, WorkerKind, WorkerMessage,
 };
+use shoal_test_support::upstream::{Options, Recorded, Upstream, CANARY};
 use shoal_worker::{BackendKind, WorkerArgs};
 use tokio::sync::{mpsc, oneshot};
 
-const CANARY: &str = "canary-7f3a9c-prompt-text";
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 // ---- logs: everything the worker and its dependencies log ----
@@ -63,177 +60,6 @@ fn assert_no_canary_in_logs() {
         !text.contains(CANARY),
         "prompt or completion text in the logs:\n{text}"
     );
-}
-
-// ---- the fake upstream ----
-
-/// What the upstream was sent: its `Authorization` header and the body.
-#[derive(Clone)]
-struct Recorded {
-    auth: Option<String>,
-    body: Value,
-}
-
-#[derive(Clone, Default)]
-struct Upstream {
-    requests: Arc<Mutex<Vec<Recorded>>>,
-    /// Streams whose reader went away before they were done.
-    dropped: Arc<AtomicUsize>,
-}
-
-fn chunk(delta: Value, finish_reason: Option<&str>) -> String {
-    let c = json!({"id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1,
-        "model": "up", "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
-        "usage": null});
-    format!("data: {c}\n\n")
-}
-
-fn usage(prompt: u64, completion: u64, reasoning: u64) -> String {
-    let c = json!({"id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1,
-        "model": "up", "choices": [],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                  "total_tokens": prompt + completion,
-                  "completion_tokens_details": {"reasoning_tokens": reasoning}}});
-    format!(": a comment\ndata: {c}\n\n")
-}
-
-const DONE: &str = "data: [DONE]\n\n";
-
-/// A body fed by a task, one piece at a time with a pause before each; counts a reader that
-/// left early.
-fn streamed(
-    pieces: Vec<impl Into<Bytes> + Send + 'static>,
-    pause: Duration,
-    dropped: Arc<AtomicUsize>,
-) -> Response {
-    let (tx, rx) = mpsc::channel::<Bytes>(1);
-    tokio::spawn(async move {
-        for piece in pieces {
-            tokio::time::sleep(pause).await;
-            if tx.send(piece.into()).await.is_err() {
-                dropped.fetch_add(1, Ordering::SeqCst);
-                return;
-            }
-        }
-    });
-    let body = futures::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
-    });
-    Response::builder()
-        .header("content-type", "text/event-stream")
-        .body(Body::from_stream(body))
-        .unwrap()
-}
-
-/// Cuts a body into 7-byte pieces, so events and UTF-8 characters straddle reads.
-fn in_small_pieces(body: String) -> Vec<Vec<u8>> {
-    body.into_bytes().chunks(7).map(<[u8]>::to_vec).collect()
-}
-
-async fn chat_completions(
-    State(up): State<Upstream>,
-    headers: HeaderMap,
-    Json(body): Json<Value>,
-) -> Response {
-    let auth = headers
-        .get("authorization")
-        .map(|v| v.to_str().unwrap().to_owned());
-    up.requests.lock().unwrap().push(Recorded {
-        auth,
-        body: body.clone(),
-    });
-    let last = body["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or_default()
-        .to_owned();
-    let script = last.split_whitespace().next().unwrap_or_default();
-    let fast = Duration::from_millis(1);
-    match script {
-        "hello" => {
-            let body = [
-                chunk(json!({"role": "assistant", "content": ""}), None),
-                chunk(json!({"content": "Héllo"}), None),
-                chunk(json!({"content": ", "}), None),
-                chunk(json!({"content": format!("world {CANARY}")}), None),
-                chunk(json!({}), Some("stop")),
-                usage(12, 3, 0),
-                DONE.to_owned(),
-            ]
-            .concat();
-            streamed(in_small_pieces(body), fast, up.dropped.clone())
-        }
-        "think" => streamed(
-            vec![
-                chunk(json!({"reasoning_content": "Let me think"}), None),
-                chunk(json!({"reasoning": "Hmm"}), None),
-                chunk(json!({"content": "42"}), None),
-                chunk(json!({}), Some("stop")),
-                usage(5, 3, 2),
-                DONE.to_owned(),
-            ],
-            fast,
-            up.dropped.clone(),
-        ),
-        "tools" => streamed(
-            vec![
-                chunk(
-                    json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0,
-                    "id": "call_1", "type": "function",
-                    "function": {"name": "get_weather", "arguments": ""}}]}),
-                    None,
-                ),
-                chunk(
-                    json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"city\":"}}]}),
-                    None,
-                ),
-                chunk(
-                    json!({"tool_calls": [{"index": 0, "id": null, "function": {"arguments": "\"Paris\"}"}}]}),
-                    None,
-                ),
-                chunk(json!({}), Some("tool_calls")),
-                usage(20, 9, 0),
-                DONE.to_owned(),
-            ],
-            fast,
-            up.dropped.clone(),
-        ),
-        "nousage" => streamed(
-            vec![
-                chunk(json!({"content": "a"}), None),
-                chunk(json!({"content": "b"}), None),
-                chunk(json!({}), Some("length")),
-                DONE.to_owned(),
-            ],
-            fast,
-            up.dropped.clone(),
-        ),
-        "broken" => streamed(
-            vec![chunk(json!({"content": "partial"}), None)],
-            fast,
-            up.dropped.clone(),
-        ),
-        "slow" => {
-            let mut pieces: Vec<String> = (0..400)
-                .map(|_| chunk(json!({"content": "tick"}), None))
-                .collect();
-            pieces.push(chunk(json!({}), Some("stop")));
-            pieces.push(DONE.to_owned());
-            streamed(pieces, Duration::from_millis(50), up.dropped.clone())
-        }
-        "fail500" => (StatusCode::INTERNAL_SERVER_ERROR, format!("boom: {last}")).into_response(),
-        "reject" => (StatusCode::BAD_REQUEST, format!("bad prompt: {last}")).into_response(),
-        _ => (StatusCode::NOT_FOUND, "no script").into_response(),
-    }
-}
-
-async fn fake_upstream() -> (SocketAddr, Upstream) {
-    let up = Upstream::default();
-    let app = Router::new()
-        .route("/v1/chat/completions", post(chat_completions))
-        .with_state(up.clone());
-    (serve(app).await, up)
 }
 
 // ---- the fake gateway ----
@@ -441,7 +267,8 @@ async fn wait_for(what: &str, cond: impl Fn() -> bool) {
 #[tokio::test]
 async fn serves_jobs_end_to_end() {
     logs();
-    let (up_addr, up) = fake_upstream().await;
+    let up = Upstream::start(Options::default()).await;
+    let up_addr = up.addr;
     let (gw_addr, mut accepted) = fake_gateway("shoal-wt-good").await;
     let worker = Worker::start(gw_addr, up_addr, "shoal-wt-good");
 
@@ -505,7 +332,7 @@ async fn serves_jobs_end_to_end() {
     let Recorded {
         auth: upstream_auth,
         body,
-    } = up.requests.lock().unwrap()[0].clone();
+    } = up.recorded()[0].clone();
     assert_eq!(upstream_auth.as_deref(), Some("Bearer upstream-key"));
     assert_eq!(body["model"], "org/Small-8B-Instruct");
     assert_eq!(body["stream"], true);
@@ -539,10 +366,7 @@ async fn serves_jobs_end_to_end() {
             ..
         }
     ));
-    assert_eq!(
-        up.requests.lock().unwrap()[1].body["model"],
-        "small-8b-think"
-    );
+    assert_eq!(up.recorded()[1].body["model"], "small-8b-think");
 
     // Tool-call fragments keep their index.
     send(&mut socket, job("job_3", "large-27b", "tools")).await;
@@ -569,7 +393,7 @@ async fn serves_jobs_end_to_end() {
     assert!(
         matches!(&end, WorkerMessage::Done { finish_reason, usage: JobUsage { prompt_tokens: 20, .. }, .. } if *finish_reason == FinishReason::ToolCalls)
     );
-    assert_eq!(up.requests.lock().unwrap()[2].body["model"], "gemma3:27b");
+    assert_eq!(up.recorded()[2].body["model"], "gemma3:27b");
 
     // No usage from the upstream: the deltas are counted.
     send(&mut socket, job("job_4", "small-8b", "nousage")).await;
@@ -659,7 +483,8 @@ async fn serves_jobs_end_to_end() {
 
 #[tokio::test]
 async fn cancel_stops_the_upstream_and_reports_what_was_delivered() {
-    let (up_addr, up) = fake_upstream().await;
+    let up = Upstream::start(Options::default()).await;
+    let up_addr = up.addr;
     let (gw_addr, mut accepted) = fake_gateway("tok").await;
     let worker = Worker::start(gw_addr, up_addr, "tok");
     let Connection { mut socket, .. } = accept(&mut accepted).await;
@@ -694,10 +519,7 @@ async fn cancel_stops_the_upstream_and_reports_what_was_delivered() {
             reasoning_tokens: 0
         }
     );
-    wait_for("the upstream stream to be dropped", || {
-        up.dropped.load(Ordering::SeqCst) == 1
-    })
-    .await;
+    wait_for("the upstream stream to be dropped", || up.hung_up() == 1).await;
 
     // The slot is free again: two slow jobs fill both, a third is turned away.
     send(&mut socket, job("a", "small-8b", "slow")).await;
@@ -728,16 +550,14 @@ async fn cancel_stops_the_upstream_and_reports_what_was_delivered() {
             done += 1;
         }
     }
-    wait_for("both upstream streams to be dropped", || {
-        up.dropped.load(Ordering::SeqCst) == 3
-    })
-    .await;
+    wait_for("both upstream streams to be dropped", || up.hung_up() == 3).await;
     worker.stop().await.unwrap();
 }
 
 #[tokio::test]
 async fn reconnects_after_the_gateway_drops_it_and_aborts_the_orphaned_job() {
-    let (up_addr, up) = fake_upstream().await;
+    let up = Upstream::start(Options::default()).await;
+    let up_addr = up.addr;
     let (gw_addr, mut accepted) = fake_gateway("tok").await;
     let worker = Worker::start(gw_addr, up_addr, "tok");
 
@@ -752,7 +572,7 @@ async fn reconnects_after_the_gateway_drops_it_and_aborts_the_orphaned_job() {
 
     // The job died with its connection, and the worker dials again.
     wait_for("the orphaned upstream stream to be dropped", || {
-        up.dropped.load(Ordering::SeqCst) == 1
+        up.hung_up() == 1
     })
     .await;
     let Connection { mut socket, .. } = accept(&mut accepted).await;
@@ -769,7 +589,8 @@ async fn reconnects_after_the_gateway_drops_it_and_aborts_the_orphaned_job() {
 
 #[tokio::test]
 async fn shutdown_finishes_running_jobs_and_refuses_new_ones() {
-    let (up_addr, _up) = fake_upstream().await;
+    let up = Upstream::start(Options::default()).await;
+    let up_addr = up.addr;
     let (gw_addr, mut accepted) = fake_gateway("tok").await;
     let Worker { task, stop } = Worker::start(gw_addr, up_addr, "tok");
     let Connection { mut socket, .. } = accept(&mut accepted).await;
@@ -818,7 +639,8 @@ async fn shutdown_finishes_running_jobs_and_refuses_new_ones() {
 
 #[tokio::test]
 async fn shutdown_waits_for_a_job_that_finishes_in_time() {
-    let (up_addr, _up) = fake_upstream().await;
+    let up = Upstream::start(Options::default()).await;
+    let up_addr = up.addr;
     let (gw_addr, mut accepted) = fake_gateway("tok").await;
     let Worker { task, stop } = Worker::start(gw_addr, up_addr, "tok");
     let Connection { mut socket, .. } = accept(&mut accepted).await;
@@ -841,7 +663,8 @@ async fn shutdown_waits_for_a_job_that_finishes_in_time() {
 
 #[tokio::test]
 async fn refused_and_bad_tokens_end_the_worker_with_an_error() {
-    let (up_addr, _up) = fake_upstream().await;
+    let up = Upstream::start(Options::default()).await;
+    let up_addr = up.addr;
     let (gw_addr, mut accepted) = fake_gateway("tok").await;
 
     let worker = Worker::start(gw_addr, up_addr, "wrong");

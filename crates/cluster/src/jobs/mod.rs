@@ -34,9 +34,9 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
-use shoal_gateway::peers::Peers;
 use shoal_gateway::pool::WorkerId;
 use shoal_gateway::AppState;
+use shoal_gateway::Peers;
 
 use self::metrics::JobMetrics;
 use self::wire::{Announce, OfferWire, ReplicaState, Subjects};

@@ -75,6 +75,8 @@ impl Link {
             match r.peers.get(&(image, offer.model.id.clone())) {
                 Some(id) => pool.update_peer(*id, offer.model.clone(), offer.free),
                 None => {
+                    // The pool's outbox to a peer, as to a worker: its jobs (at most its free
+                    // slots) and their cancels.
                     let (tx, rx) = mpsc::unbounded_channel();
                     let (model, free) = (offer.model.clone(), offer.free);
                     let id = match image {

@@ -189,22 +189,7 @@ impl ChatCompletionRequest {
             }
         }
         if let Some(stop) = &self.stop {
-            if stop.as_slice().len() > MAX_STOP_SEQUENCES {
-                return Err(InvalidRequest::new(
-                    "stop",
-                    format!("`stop` takes at most {MAX_STOP_SEQUENCES} sequences"),
-                ));
-            }
-            if let Some(k) = stop.as_slice().iter().position(String::is_empty) {
-                let param = match stop {
-                    Stop::One(_) => "stop".to_owned(),
-                    Stop::Many(_) => format!("stop[{k}]"),
-                };
-                return Err(InvalidRequest::new(
-                    &param,
-                    format!("`{param}` must not be an empty string"),
-                ));
-            }
+            check_stop(stop)?;
         }
         Ok(())
     }
@@ -254,6 +239,26 @@ fn check_strict_parameters(
     Ok(())
 }
 
+fn check_stop(stop: &Stop) -> Check {
+    if stop.as_slice().len() > MAX_STOP_SEQUENCES {
+        return Err(InvalidRequest::new(
+            "stop",
+            format!("`stop` takes at most {MAX_STOP_SEQUENCES} sequences"),
+        ));
+    }
+    if let Some(k) = stop.as_slice().iter().position(String::is_empty) {
+        let param = match stop {
+            Stop::One(_) => "stop".to_owned(),
+            Stop::Many(_) => format!("stop[{k}]"),
+        };
+        return Err(InvalidRequest::new(
+            &param,
+            format!("`{param}` must not be an empty string"),
+        ));
+    }
+    Ok(())
+}
+
 fn in_range(field: &str, value: Option<f64>, ok: impl Fn(f64) -> bool, range: &str) -> Check {
     match value {
         Some(v) if !ok(v) => Err(InvalidRequest::new(
@@ -266,9 +271,36 @@ fn in_range(field: &str, value: Option<f64>, ok: impl Fn(f64) -> bool, range: &s
 
 fn check_message(i: usize, m: &ChatMessage) -> Check {
     let at = |field: &str| format!("messages[{i}].{field}");
-    let has_tool_calls = !m.tool_calls().is_empty();
+    check_tool_roles(m, &at)?;
+    check_legacy_function(m, &at)?;
+    let empty = match &m.content {
+        None => true,
+        Some(MessageContent::Parts(parts)) => parts.is_empty(),
+        Some(MessageContent::Text(_)) => false,
+    };
+    let calls = !m.tool_calls().is_empty() || m.function_call.is_some();
+    // OpenAI takes a `function` result with null content.
+    if empty && !(m.role == Role::Assistant && calls) && m.role != Role::Function {
+        let param = at("content");
+        return Err(InvalidRequest::new(
+            &param,
+            format!(
+                "`{param}` is required: a string or a non-empty array of content parts \
+                 (it may be null only on an assistant message with `tool_calls`)"
+            ),
+        ));
+    }
+    if let Some(MessageContent::Parts(parts)) = &m.content {
+        for (j, part) in parts.iter().enumerate() {
+            check_part(m.role, part, &|field| at(&format!("content[{j}]{field}")))?;
+        }
+    }
+    check_tool_calls(m, &at)
+}
 
-    if has_tool_calls && m.role != Role::Assistant {
+/// `tool_calls` only on assistant messages, `tool_call_id` on tool messages and only there.
+fn check_tool_roles(m: &ChatMessage, at: &dyn Fn(&str) -> String) -> Check {
+    if !m.tool_calls().is_empty() && m.role != Role::Assistant {
         let param = at("tool_calls");
         return Err(InvalidRequest::new(
             &param,
@@ -292,31 +324,11 @@ fn check_message(i: usize, m: &ChatMessage) -> Check {
             format!("`{param}` is only allowed on tool messages"),
         ));
     }
+    Ok(())
+}
 
-    check_legacy_function(m, &at)?;
-    let empty = match &m.content {
-        None => true,
-        Some(MessageContent::Parts(parts)) => parts.is_empty(),
-        Some(MessageContent::Text(_)) => false,
-    };
-    let calls = has_tool_calls || m.function_call.is_some();
-    // OpenAI takes a `function` result with null content.
-    if empty && !(m.role == Role::Assistant && calls) && m.role != Role::Function {
-        let param = at("content");
-        return Err(InvalidRequest::new(
-            &param,
-            format!(
-                "`{param}` is required: a string or a non-empty array of content parts \
-                 (it may be null only on an assistant message with `tool_calls`)"
-            ),
-        ));
-    }
-    if let Some(MessageContent::Parts(parts)) = &m.content {
-        for (j, part) in parts.iter().enumerate() {
-            check_part(m.role, part, &|field| at(&format!("content[{j}]{field}")))?;
-        }
-    }
-
+/// Every tool call an assistant message carries has an id and a function name.
+fn check_tool_calls(m: &ChatMessage, at: &dyn Fn(&str) -> String) -> Check {
     for (k, call) in m.tool_calls().iter().enumerate() {
         if call.id.is_empty() {
             let param = at(&format!("tool_calls[{k}].id"));

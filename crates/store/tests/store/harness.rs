@@ -8,8 +8,8 @@
 use std::future::Future;
 use std::path::PathBuf;
 
-use rand::Rng;
 use shoal_store::Store;
+use shoal_test_support::pg::TempDb;
 use sqlx::Connection;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,35 +21,7 @@ pub enum Kind {
 pub struct TestDb {
     pub kind: Kind,
     dir: Option<tempfile::TempDir>,
-    pg: Option<PgDb>,
-}
-
-struct PgDb {
-    admin_url: String,
-    name: String,
-    url: String,
-}
-
-pub fn admin_url() -> String {
-    std::env::var("SHOAL_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
-}
-
-/// The URL of database `name` on the server of `admin`.
-fn with_database(admin: &str, name: &str) -> String {
-    let (base, query) = match admin.split_once('?') {
-        Some((b, q)) => (b, Some(q)),
-        None => (admin, None),
-    };
-    let after_scheme = base.find("://").map(|i| i + 3).unwrap_or(0);
-    let base = match base[after_scheme..].find('/') {
-        Some(i) => &base[..after_scheme + i],
-        None => base,
-    };
-    match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
-    }
+    pg: Option<TempDb>,
 }
 
 impl TestDb {
@@ -61,37 +33,11 @@ impl TestDb {
                 dir: Some(tempfile::tempdir().expect("temp dir")),
                 pg: None,
             }),
-            Kind::Postgres => {
-                if std::env::var("SHOAL_TEST_POSTGRES").as_deref() == Ok("skip") {
-                    eprintln!("SHOAL_TEST_POSTGRES=skip: PostgreSQL variant skipped");
-                    return None;
-                }
-                let admin_url = admin_url();
-                let name = format!("shoal_test_{:016x}", rand::rng().random::<u64>());
-                let mut admin = sqlx::PgConnection::connect(&admin_url)
-                    .await
-                    .unwrap_or_else(|e| {
-                        panic!(
-                            "PostgreSQL at {admin_url} is unreachable ({e}); start it, or set \
-                         SHOAL_TEST_POSTGRES=skip to skip the PostgreSQL variants"
-                        )
-                    });
-                sqlx::query(&format!("CREATE DATABASE {name}"))
-                    .execute(&mut admin)
-                    .await
-                    .expect("create test database");
-                admin.close().await.ok();
-                let url = with_database(&admin_url, &name);
-                Some(TestDb {
-                    kind,
-                    dir: None,
-                    pg: Some(PgDb {
-                        admin_url,
-                        name,
-                        url,
-                    }),
-                })
-            }
+            Kind::Postgres => Some(TestDb {
+                kind,
+                dir: None,
+                pg: Some(TempDb::for_test().await?),
+            }),
         }
     }
 
@@ -101,7 +47,7 @@ impl TestDb {
             Kind::Sqlite => Store::open_data_dir(self.dir.as_ref().unwrap().path())
                 .await
                 .expect("open SQLite store"),
-            Kind::Postgres => Store::open(&self.pg.as_ref().unwrap().url)
+            Kind::Postgres => Store::open(self.pg.as_ref().unwrap().url())
                 .await
                 .expect("open PostgreSQL store"),
         }
@@ -113,15 +59,14 @@ impl TestDb {
     /// (WAL with `synchronous = NORMAL` does not sync on commit).
     pub async fn relax_durability(&self) {
         if let Some(pg) = &self.pg {
-            let sql = format!("ALTER DATABASE {} SET synchronous_commit = off", pg.name);
-            self.exec_raw(&sql).await.expect("set synchronous_commit");
+            pg.relax_durability().await.expect("set synchronous_commit");
         }
     }
 
     pub fn url(&self) -> String {
         match self.kind {
             Kind::Sqlite => format!("sqlite://{}", self.sqlite_path().display()),
-            Kind::Postgres => self.pg.as_ref().unwrap().url.clone(),
+            Kind::Postgres => self.pg.as_ref().unwrap().url().to_owned(),
         }
     }
 
@@ -169,32 +114,6 @@ impl TestDb {
         .await
         .unwrap();
         n > 0
-    }
-}
-
-impl Drop for PgDb {
-    fn drop(&mut self) {
-        let admin_url = self.admin_url.clone();
-        let name = self.name.clone();
-        // Drop runs outside any async context we may block: use a thread of our own.
-        let done = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                if let Ok(mut c) = sqlx::PgConnection::connect(&admin_url).await {
-                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                        .execute(&mut c)
-                        .await;
-                    let _ = c.close().await;
-                }
-            })
-        })
-        .join();
-        if done.is_err() {
-            eprintln!("could not drop test database {}", self.name);
-        }
     }
 }
 

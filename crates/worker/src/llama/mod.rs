@@ -44,7 +44,7 @@ use shoal_protocol::worker::{ErrorCode, FinishReason, JobUsage, ServedModel, Wor
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::backend::{Backend, Delta, Job, JobEnd, JobOutput};
+use crate::backend::{ChatBackend, Delta, Job, JobEnd, JobOutput};
 use crate::serve::ServeSpec;
 use grammar::JobGrammar;
 use output::OutputParser;
@@ -414,7 +414,7 @@ impl LlamaCppBackend {
     }
 }
 
-impl Backend for LlamaCppBackend {
+impl ChatBackend for LlamaCppBackend {
     fn kind(&self) -> WorkerKind {
         WorkerKind::Native
     }

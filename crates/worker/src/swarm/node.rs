@@ -15,14 +15,14 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use futures::future::BoxFuture;
 use shoal_protocol::swarm::{Dtype, FrameHeader, FrameKind, Resume, Sampling, SpanInfo};
-use shoal_protocol::worker::{ServedModel, WorkerKind, WorkerMessage};
+use shoal_protocol::worker::{ServedModel, WorkerMessage};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::entry::{self, Text};
 use super::slice;
 use super::span::{sample, ContextSize, Input, SpanContext, SpanModel};
-use crate::backend::{Backend, Job, JobEnd, JobOutput, SwarmMessage};
+use crate::backend::{Job, JobEnd, JobOutput, SpanBackend, SwarmMessage};
 use crate::serve::ServeSpec;
 
 /// How to run a span.
@@ -133,6 +133,7 @@ impl Node {
 
     /// Where a running entry session's tokens go.
     pub(crate) fn listen(&self, session: u64) -> mpsc::UnboundedReceiver<Incoming> {
+        // Bounded by the session's steps: one token frame per step of its chain.
         let (tx, rx) = mpsc::unbounded_channel();
         self.sessions().tokens.insert(session, tx);
         rx
@@ -412,6 +413,8 @@ impl SwarmBackend {
         } else {
             None
         };
+        // Bounded by the sessions' steps in flight (each waits for its frame before the next)
+        // and the messages that open and close them.
         let (tx, rx) = std_mpsc::channel();
         std::thread::Builder::new()
             .name("swarm-span".into())
@@ -467,17 +470,13 @@ fn measure_step(ctx: &mut SpanContext<'_>, entry: bool, n_embd: usize) -> anyhow
     Ok(took.max(Duration::from_micros(1)).as_micros() as u64)
 }
 
-impl Backend for SwarmBackend {
-    fn kind(&self) -> WorkerKind {
-        WorkerKind::Swarm
-    }
-
+impl SpanBackend for SwarmBackend {
     fn models(&self) -> Vec<ServedModel> {
         self.models.iter().map(|s| s.model.clone()).collect()
     }
 
-    fn span(&self) -> Option<SpanInfo> {
-        Some(self.node.span.clone())
+    fn span(&self) -> SpanInfo {
+        self.node.span.clone()
     }
 
     /// Waits for every step queued so far: one that an ended job left in flight (pipelined

@@ -5,7 +5,7 @@ use llama_cpp_2::model::LlamaModel;
 
 use super::*;
 use crate::llama::{llama_backend, LlamaCppBackend, LlamaOptions};
-use crate::Backend as _;
+use crate::ChatBackend as _;
 
 #[test]
 fn pretokenizer_splits_as_the_qwen2_pattern() {

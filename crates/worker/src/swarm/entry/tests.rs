@@ -10,7 +10,7 @@ use shoal_protocol::worker::{FinishReason, JobRequest, JobUsage, WorkerMessage};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::backend::{Backend, Delta, Job, JobEnd, JobOutput, SwarmMessage};
+use crate::backend::{Delta, Job, JobEnd, JobOutput, SpanBackend, SwarmMessage};
 use crate::llama::test_model;
 use crate::swarm::node::{SwarmBackend, SwarmOptions};
 use crate::swarm::slice;

@@ -1,0 +1,478 @@
+//! The dashboard's pages and forms.
+//!
+//! Pages read the session cookie only (never an API key); a page without a live session
+//! leads to the login form. Forms answer with a redirect (303) on success, or the same page
+//! with a message.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use axum::extract::connect_info::ConnectInfo;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{LOCATION, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Form, Json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use shoal_store::money::{self, credits_to_usd};
+use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
+
+use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
+use super::templates::render;
+use super::{chart, session};
+use shoal_gateway::ApiError;
+use shoal_gateway::Caller;
+use shoal_gateway::{now_ms, AppState};
+
+use crate::Site;
+
+/// Days of usage shown.
+const USAGE_DAYS: i64 = 30;
+/// Longest key name.
+const MAX_KEY_NAME: usize = 64;
+/// Checked when an email is unknown (or has no password), so that a login takes as long
+/// either way: a hash of a random password, made once.
+async fn dummy_hash() -> String {
+    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    DUMMY
+        .get_or_init(|| async {
+            let random = shoal_store::credentials::generate_session_token();
+            password::hash(random).await.unwrap_or_default()
+        })
+        .await
+        .clone()
+}
+
+/// The logged-in account and its email, or the response that sends the browser to log in.
+pub(super) struct SignedIn {
+    pub(super) account: AccountId,
+    pub(super) email: String,
+}
+
+pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<SignedIn, Response> {
+    match session::account(state, headers).await {
+        Ok(Some(account)) => match state.store.account_email(account).await {
+            Ok(email) => Ok(SignedIn { account, email }),
+            Err(e) => Err(ApiError::from(e).into_response()),
+        },
+        Ok(None) => Err(see_other("/dashboard/login")),
+        Err(e) => Err(e.into_response()),
+    }
+}
+
+pub(super) fn see_other(to: &str) -> Response {
+    (StatusCode::SEE_OTHER, [(LOCATION, to.to_string())]).into_response()
+}
+
+fn see_other_with_cookie(to: &str, cookie: String) -> Response {
+    (
+        StatusCode::SEE_OTHER,
+        [(LOCATION, to.to_string()), (SET_COOKIE, cookie)],
+    )
+        .into_response()
+}
+
+/// The socket's address only: a forwarded-for header could be made up by the client.
+pub(super) fn client_address(addr: Option<Extension<ConnectInfo<SocketAddr>>>) -> String {
+    addr.map(|Extension(ConnectInfo(a))| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// `GET /` and `GET /dashboard`.
+pub async fn home(State(state): State<Site>, headers: HeaderMap) -> Response {
+    match session::account(&state, &headers).await {
+        Ok(Some(_)) => see_other("/dashboard/usage"),
+        _ => see_other("/dashboard/login"),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    email: String,
+    password: String,
+}
+
+/// `GET /dashboard/signup`.
+pub async fn signup_page() -> Response {
+    render(StatusCode::OK, "signup.html", json!({ "tab": "signup" }))
+}
+
+fn signup_error(status: StatusCode, email: &str, message: &str) -> Response {
+    let ctx = json!({ "tab": "signup", "error": message, "email": email });
+    render(status, "signup.html", ctx)
+}
+
+/// `POST /dashboard/signup`: create the account, log in, go to the API tab.
+pub async fn signup(State(state): State<Site>, Form(form): Form<Credentials>) -> Response {
+    let n = form.password.chars().count();
+    if !(MIN_PASSWORD..=MAX_PASSWORD).contains(&n) {
+        let msg = format!("Choose a password of {MIN_PASSWORD} to {MAX_PASSWORD} characters.");
+        return signup_error(StatusCode::BAD_REQUEST, &form.email, &msg);
+    }
+    let hash = match password::hash(form.password).await {
+        Ok(h) => h,
+        Err(_) => return ApiError::internal().into_response(),
+    };
+    let now = now_ms();
+    let account = match state
+        .store
+        .create_account_with_password(&form.email, &hash, now)
+        .await
+    {
+        Ok(a) => a,
+        Err(StoreError::Conflict(_)) => {
+            let msg = "An account with this email exists. Log in instead.";
+            return signup_error(StatusCode::CONFLICT, &form.email, msg);
+        }
+        Err(StoreError::Invalid(_)) => {
+            let msg = "Enter an email address like name@example.com.";
+            return signup_error(StatusCode::BAD_REQUEST, &form.email, msg);
+        }
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    start_session(&state, account, "/dashboard/keys").await
+}
+
+async fn start_session(state: &Site, account: AccountId, to: &str) -> Response {
+    let now = now_ms();
+    let expires = now + state.dashboard.config.session_ttl.as_millis() as i64;
+    match state.store.create_session(account, now, expires).await {
+        Ok(token) => see_other_with_cookie(to, session::set_cookie(state, &token)),
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+/// `GET /dashboard/login`.
+pub async fn login_page() -> Response {
+    render(StatusCode::OK, "login.html", json!({ "tab": "login" }))
+}
+
+/// `POST /dashboard/login`: throttled per account and per address; a new session each time
+/// (the one the browser had, if any, ends).
+pub async fn login(
+    State(state): State<Site>,
+    headers: HeaderMap,
+    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Form(form): Form<Credentials>,
+) -> Response {
+    let address = client_address(addr);
+    let email = form.email.trim().to_lowercase();
+    let throttle = &state.dashboard.throttle;
+    if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
+        let msg = format!("Too many failed attempts. {}", password::try_again_in(wait));
+        let ctx = json!({ "tab": "login", "error": msg, "email": form.email });
+        return render(StatusCode::TOO_MANY_REQUESTS, "login.html", ctx);
+    }
+    let login = match state.store.login_of(&email).await {
+        Ok(l) => l,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let (account, hash) = match login {
+        Some(l) => (Some(l.account_id), l.password_hash),
+        None => (None, None),
+    };
+    let hash = match hash {
+        Some(h) => h,
+        None => dummy_hash().await,
+    };
+    let matched = password::verify(form.password, hash).await;
+    let Some(account) = account.filter(|_| matched) else {
+        throttle.failed(&email, &address, Instant::now());
+        let ctx =
+            json!({ "tab": "login", "error": "Wrong email or password.", "email": form.email });
+        return render(StatusCode::UNAUTHORIZED, "login.html", ctx);
+    };
+    throttle.succeeded(&email);
+    if let Some(old) = session::token(&headers) {
+        let _ = state.store.end_session(old).await;
+    }
+    start_session(&state, account, "/dashboard/usage").await
+}
+
+/// `POST /dashboard/logout`.
+pub async fn logout(State(state): State<Site>, headers: HeaderMap) -> Response {
+    if let Some(token) = session::token(&headers) {
+        if let Err(e) = state.store.end_session(token).await {
+            return ApiError::from(e).into_response();
+        }
+    }
+    see_other_with_cookie("/dashboard/login", session::clear_cookie(&state))
+}
+
+/// `POST /dashboard/logout-everywhere`: ends every session of the account.
+pub async fn logout_everywhere(State(state): State<Site>, headers: HeaderMap) -> Response {
+    let me = match signed_in(&state, &headers).await {
+        Ok(me) => me,
+        Err(r) => return r,
+    };
+    if let Err(e) = state.store.end_all_sessions(me.account).await {
+        return ApiError::from(e).into_response();
+    }
+    see_other_with_cookie("/dashboard/login", session::clear_cookie(&state))
+}
+
+#[derive(Serialize)]
+struct KeyRow {
+    id: KeyId,
+    name: String,
+    prefix: String,
+    created: String,
+    /// The latest settled request's time, `None`: never used.
+    last_used: Option<String>,
+    state: &'static str,
+}
+
+async fn keys_view(
+    state: &AppState,
+    me: &SignedIn,
+    new_key: Option<serde_json::Value>,
+) -> Response {
+    let (keys, last_used) = match tokio::try_join!(
+        state.store.list_api_keys(me.account),
+        state.store.keys_last_used(me.account)
+    ) {
+        Ok(both) => both,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let rows: Vec<KeyRow> = keys
+        .into_iter()
+        .rev()
+        .map(|k| KeyRow {
+            id: k.id,
+            name: k.name.unwrap_or_default(),
+            prefix: k.prefix,
+            created: chart::date(money::utc_day(k.created_at)),
+            last_used: last_used.get(&k.id).map(|&at| chart::date_time(at)),
+            state: if k.revoked_at.is_some() {
+                "revoked"
+            } else {
+                "active"
+            },
+        })
+        .collect();
+    let ctx = json!({ "tab": "keys", "email": me.email, "keys": rows, "new_key": new_key });
+    render(StatusCode::OK, "keys.html", ctx)
+}
+
+/// `GET /dashboard/keys`: the API tab.
+pub async fn keys_page(State(state): State<Site>, headers: HeaderMap) -> Response {
+    match signed_in(&state, &headers).await {
+        Ok(me) => keys_view(&state, &me, None).await,
+        Err(r) => r,
+    }
+}
+
+#[derive(Deserialize)]
+pub struct NewKey {
+    name: String,
+}
+
+/// `POST /dashboard/keys`: the new key is in this answer only.
+pub async fn create_key(
+    State(state): State<Site>,
+    headers: HeaderMap,
+    Form(form): Form<NewKey>,
+) -> Response {
+    let me = match signed_in(&state, &headers).await {
+        Ok(me) => me,
+        Err(r) => return r,
+    };
+    let name = form.name.trim();
+    if name.is_empty() || name.chars().count() > MAX_KEY_NAME {
+        let err = json!({ "error": format!("Name the key (1 to {MAX_KEY_NAME} characters).") });
+        return keys_view(&state, &me, Some(err)).await;
+    }
+    match state
+        .store
+        .create_api_key(me.account, Some(name), None, now_ms())
+        .await
+    {
+        Ok(k) => keys_view(&state, &me, Some(json!({ "key": k.key, "name": name }))).await,
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+/// `POST /dashboard/keys/{id}/revoke`: only the account's own keys.
+pub async fn revoke_key(
+    State(state): State<Site>,
+    headers: HeaderMap,
+    Path(id): Path<KeyId>,
+) -> Response {
+    let me = match signed_in(&state, &headers).await {
+        Ok(me) => me,
+        Err(r) => return r,
+    };
+    let owned = match state.store.list_api_keys(me.account).await {
+        Ok(keys) => keys.iter().any(|k| k.id == id),
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    if !owned {
+        return ApiError::invalid_request("no such key", Some("id".into())).into_response();
+    }
+    match state.store.revoke_api_key(id, now_ms()).await {
+        Ok(()) => see_other("/dashboard/keys"),
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+/// What the balance panel shows.
+#[derive(Serialize)]
+pub(super) struct BalanceView {
+    credits: i64,
+    usd: String,
+    total_deposited: i64,
+    total_spent: i64,
+    held: i64,
+    plan_daily_credits: i64,
+    plan_left: i64,
+    free_daily_credits: i64,
+    free_left: i64,
+}
+
+pub(super) async fn balance_view(
+    state: &AppState,
+    account: AccountId,
+) -> Result<BalanceView, ApiError> {
+    let b = state.store.balance(account, now_ms()).await?;
+    let free = state.config.free_daily_credits;
+    Ok(BalanceView {
+        credits: b.credits,
+        usd: format!("{:.3}", credits_to_usd(b.credits)),
+        total_deposited: b.total_deposited,
+        total_spent: b.total_spent,
+        held: b.credits_held,
+        plan_daily_credits: b.plan_daily_credits,
+        plan_left: b.daily_credits_left,
+        free_daily_credits: free,
+        // Today's use can exceed an allowance the operator lowered since: none is left.
+        free_left: (free - b.free_used_today).max(0),
+    })
+}
+
+#[derive(Deserialize)]
+pub struct UsageQuery {
+    /// `all` (or absent), `dashboard`, or a key's id.
+    key: Option<String>,
+}
+
+/// The usage filter that `key` names among the account's `keys`.
+fn key_filter(key: Option<&str>, keys: &[ApiKeyInfo]) -> Result<KeyFilter, ApiError> {
+    let unknown = || ApiError::invalid_request("no such key", Some("key".into()));
+    match key {
+        None | Some("" | "all") => Ok(KeyFilter::All),
+        Some("dashboard") => Ok(KeyFilter::Dashboard),
+        Some(id) => {
+            let id: KeyId = id.parse().map_err(|_| unknown())?;
+            keys.iter()
+                .any(|k| k.id == id)
+                .then_some(KeyFilter::Key(id))
+                .ok_or_else(unknown)
+        }
+    }
+}
+
+/// `GET /dashboard/usage[?key=all|dashboard|ID]`: balance, usage by day and model, the
+/// chart, of every request or those of one key (or of the dashboard's session).
+pub async fn usage_page(
+    State(state): State<Site>,
+    headers: HeaderMap,
+    query: Result<Query<UsageQuery>, QueryRejection>,
+) -> Response {
+    let me = match signed_in(&state, &headers).await {
+        Ok(me) => me,
+        Err(r) => return r,
+    };
+    let Ok(Query(query)) = query else {
+        let e = ApiError::invalid_request("expected ?key=all, dashboard or a key's id", None);
+        return e.into_response();
+    };
+    match usage_context(&state, &me, query.key.as_deref()).await {
+        Ok(ctx) => render(StatusCode::OK, "usage.html", ctx),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn usage_context(
+    state: &AppState,
+    me: &SignedIn,
+    key: Option<&str>,
+) -> Result<serde_json::Value, ApiError> {
+    let now = now_ms();
+    let keys = state.store.list_api_keys(me.account).await?;
+    let filter = key_filter(key, &keys)?;
+    let (balance, rows) = tokio::try_join!(balance_view(state, me.account), async {
+        let rows = state.store.usage(me.account, now, USAGE_DAYS, filter);
+        rows.await.map_err(ApiError::from)
+    })?;
+    let usage = chart::usage(&rows, money::utc_day(now), USAGE_DAYS);
+    let svg = chart::svg(&usage.by_day);
+    let mut by_day = usage.by_day;
+    by_day.reverse();
+    let selected = match filter {
+        KeyFilter::All => "all".to_string(),
+        KeyFilter::Dashboard => "dashboard".to_string(),
+        KeyFilter::Key(id) => id.to_string(),
+    };
+    let key_options: Vec<serde_json::Value> = keys
+        .iter()
+        .rev()
+        .map(|k| json!({ "id": k.id.to_string(), "name": k.name, "prefix": k.prefix }))
+        .collect();
+    Ok(json!({
+        "tab": "usage", "email": me.email, "balance": balance, "days": USAGE_DAYS,
+        "by_day": by_day, "by_model": usage.by_model, "total": usage.total, "chart": svg,
+        "keys": key_options, "key": selected,
+    }))
+}
+
+/// `GET /dashboard/api/balance` (session): the balance panel's figures, for the pages'
+/// scripts.
+pub async fn balance_json(
+    State(state): State<Site>,
+    caller: Caller,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let b = balance_view(&state, caller.account_id).await?;
+    Ok(Json(json!(b)))
+}
+
+/// `GET /dashboard/playground`.
+pub async fn playground_page(State(state): State<Site>, headers: HeaderMap) -> Response {
+    let me = match signed_in(&state, &headers).await {
+        Ok(me) => me,
+        Err(r) => return r,
+    };
+    let models: Vec<&str> = state
+        .config
+        .catalog
+        .entries()
+        .iter()
+        .map(|m| m.id.as_str())
+        .collect();
+    match balance_view(&state, me.account).await {
+        Ok(b) => render(
+            StatusCode::OK,
+            "playground.html",
+            json!({ "tab": "playground", "email": me.email, "models": models, "balance": b }),
+        ),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `GET /dashboard/images`.
+pub async fn images_page(State(state): State<Site>, headers: HeaderMap) -> Response {
+    let me = match signed_in(&state, &headers).await {
+        Ok(me) => me,
+        Err(r) => return r,
+    };
+    match balance_view(&state, me.account).await {
+        Ok(b) => render(
+            StatusCode::OK,
+            "images.html",
+            json!({ "tab": "images", "email": me.email, "balance": b,
+                    "image_credits": money::IMAGE_CREDITS }),
+        ),
+        Err(e) => e.into_response(),
+    }
+}

@@ -1,0 +1,711 @@
+//! Running one chat job: dispatch with invisible failover before the first token, then relay
+//! the worker's events to the client (one JSON body, or SSE chunks), then settle the hold.
+//!
+//! The job is driven by its own task, so a client that goes away (the handler's future is
+//! dropped) still gets its job cancelled and its hold settled for what was generated.
+
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use shoal_protocol::chat::{
+    ChatCompletion, ChatCompletionChunk, Delta, FunctionCall, ResponseMessage, Role, ToolCall,
+    ToolCallDelta, ToolType, Usage,
+};
+use shoal_protocol::error::ErrorBody;
+use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage};
+use shoal_store::{Charge, HoldOutcome, HoldRequest};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::chat::pricing::UsageBounds;
+use crate::http::ApiError;
+use crate::workers::pool::{DispatchError, Job, JobEvent, WorkerId};
+use crate::workers::swarm;
+use crate::{now_ms, AppState};
+
+/// How many workers a request is offered to before it gives up.
+const MAX_ATTEMPTS: usize = 3;
+/// Tool calls one response may carry; deltas with a larger index are dropped.
+const MAX_TOOL_CALLS: usize = 128;
+/// How long a cancelled job's worker gets to report its final usage.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// Everything about one admitted request that the driver needs.
+pub struct JobContext {
+    /// When the request reached the gateway.
+    pub arrived: Instant,
+    pub request_id: String,
+    /// The hold to take before dispatch (its request id is `request_id`).
+    pub hold: HoldRequest,
+    pub model: String,
+    pub created: i64,
+    pub stream: bool,
+    pub include_usage: bool,
+    /// What the worker's usage report is held to.
+    pub bounds: UsageBounds,
+    pub job: JobRequest,
+}
+
+/// Holds, dispatches the job and answers the client; a hold once taken is always ended.
+pub async fn run(state: AppState, ctx: JobContext) -> Response {
+    let cancel = CancellationToken::new();
+    // Dropped with the handler's future when the client goes away.
+    let guard = cancel.clone().drop_guard();
+    let (ready_tx, ready_rx) = oneshot::channel::<Result<Answer, ApiError>>();
+    let arrived = ctx.arrived;
+    tokio::spawn(drive(state.clone(), ctx, cancel, ready_tx));
+    let answer = ready_rx.await;
+    if let Ok(Ok(a)) = &answer {
+        let overhead = arrived.elapsed().saturating_sub(a.worker_time);
+        state.metrics.overhead.observe(overhead.as_secs_f64());
+    }
+    let response = match answer.map(|r| r.map(|a| a.ready)) {
+        Ok(Ok(Ready::Whole(body))) => {
+            let mut r = (StatusCode::OK, Body::from(body)).into_response();
+            r.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            r
+        }
+        Ok(Ok(Ready::Stream(rx))) => {
+            let stream = futures::stream::unfold(rx, |mut rx| async move {
+                rx.recv()
+                    .await
+                    .map(|b| (Ok::<Bytes, std::convert::Infallible>(b), rx))
+            });
+            let mut r = (StatusCode::OK, Body::from_stream(stream)).into_response();
+            let h = r.headers_mut();
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/event-stream"),
+            );
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            h.insert("x-accel-buffering", HeaderValue::from_static("no"));
+            r
+        }
+        Ok(Err(e)) => e.into_response(),
+        Err(_) => ApiError::internal().into_response(),
+    };
+    // A streamed body outlives this function; the stream's own channel tells the driver when
+    // the client goes away, so the guard is only needed until here.
+    guard.disarm();
+    response
+}
+
+enum Ready {
+    Whole(Vec<u8>),
+    Stream(mpsc::Receiver<Bytes>),
+}
+
+/// Ready to answer, with how long of that the worker took (dispatch to its last event for a
+/// whole body, to its first event for a stream).
+struct Answer {
+    ready: Ready,
+    worker_time: Duration,
+}
+
+/// Dispatch, offering the job to other workers while it fails before its first event. A
+/// worker that takes the job and says nothing is stopped at the deadline or when the client
+/// leaves, so its slot is freed and the request ends.
+async fn start(state: &AppState, ctx: &JobContext, until: &Until) -> Result<Started, NotStarted> {
+    let (cancel, deadline) = (&until.cancel, until.deadline);
+    let mut tried: Vec<WorkerId> = Vec::new();
+    for _ in 0..MAX_ATTEMPTS {
+        let dispatched = tokio::select! {
+            d = swarm::dispatch(state, &ctx.model, &ctx.job, &tried) => d,
+            _ = cancel.cancelled() => return Err(ApiError::internal().into()),
+            _ = tokio::time::sleep_until(deadline) => return Err(ApiError::timeout().into()),
+        };
+        let mut job = match dispatched {
+            Ok(job) => job,
+            Err(DispatchError::NoWorker) if tried.is_empty() => {
+                return Err(ApiError::no_worker(
+                    "no worker serving this model is online; retry shortly",
+                )
+                .into())
+            }
+            Err(DispatchError::NoWorker) => break,
+            Err(DispatchError::Busy) => {
+                return Err(ApiError::no_worker(
+                    "every worker serving this model is busy; retry shortly",
+                )
+                .into())
+            }
+        };
+        let dispatched = Instant::now();
+        if tried.is_empty() {
+            state
+                .metrics
+                .dispatch_wait
+                .observe(ctx.arrived.elapsed().as_secs_f64());
+        }
+        let first = tokio::select! {
+            ev = job.events.recv() => ev,
+            _ = cancel.cancelled() => return Err(NotStarted { error: ApiError::internal(), running: Some(job) }),
+            _ = tokio::time::sleep_until(deadline) => return Err(NotStarted { error: ApiError::timeout(), running: Some(job) }),
+        };
+        match first {
+            Some(JobEvent::Failed {
+                code,
+                retryable: true,
+            }) => {
+                tracing::warn!(request_id = %ctx.request_id, job = %job.id, code = %code, "job failed before its first token; failing over");
+                tried.push(job.worker);
+            }
+            None => tried.push(job.worker),
+            Some(JobEvent::Failed { code, .. }) => return Err(worker_refused(&code).into()),
+            Some(first) => {
+                return Ok(Started {
+                    job,
+                    first,
+                    dispatched,
+                })
+            }
+        }
+    }
+    Err(ApiError::no_worker("the workers serving this model failed; retry shortly").into())
+}
+
+/// A job that has said something: its first event, and when it was dispatched.
+struct Started {
+    job: Job,
+    first: JobEvent,
+    dispatched: Instant,
+}
+
+/// A request that got no first event: why, and its job if a worker still runs it.
+struct NotStarted {
+    error: ApiError,
+    running: Option<Job>,
+}
+
+impl From<ApiError> for NotStarted {
+    fn from(error: ApiError) -> Self {
+        NotStarted {
+            error,
+            running: None,
+        }
+    }
+}
+
+fn worker_refused(code: &ErrorCode) -> ApiError {
+    if code.blames_request() {
+        ApiError::invalid_request(
+            "the model refused this request (for example, the prompt is longer than its context)",
+            None,
+        )
+    } else {
+        ApiError::worker_failed(code)
+    }
+}
+
+async fn drive(
+    state: AppState,
+    ctx: JobContext,
+    cancel: CancellationToken,
+    ready: oneshot::Sender<Result<Answer, ApiError>>,
+) {
+    // Not cancellable: once the hold is written it must be ended, so this task outlives a
+    // client that goes away meanwhile (the select below then voids it).
+    if let Err(e) = take_hold(&state, &ctx).await {
+        let _ = ready.send(Err(e));
+        return;
+    }
+    // One limit for the whole request, queueing and a silent worker included.
+    let until = Until {
+        cancel,
+        deadline: tokio::time::Instant::from_std(ctx.arrived) + state.config.request_timeout,
+    };
+    let started = match start(&state, &ctx, &until).await {
+        Ok(started) => started,
+        Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
+    };
+    let Started {
+        mut job,
+        first,
+        dispatched,
+    } = started;
+    let outcome = if ctx.stream {
+        let (tx, rx) = mpsc::channel::<Bytes>(64);
+        let answer = Answer {
+            ready: Ready::Stream(rx),
+            worker_time: dispatched.elapsed(),
+        };
+        if ready.send(Ok(answer)).is_err() {
+            until.cancel.cancel();
+        }
+        relay_stream(&state, &ctx, &mut job, first, tx, &until).await
+    } else {
+        let (outcome, acc) = collect(&state, &ctx, &mut job, first, &until).await;
+        let _ = ready.send(whole_answer(&ctx, dispatched, &outcome, acc));
+        outcome
+    };
+    finish(&state, &ctx, &mut job, outcome).await;
+}
+
+/// Reserves the request's largest possible cost.
+async fn take_hold(state: &AppState, ctx: &JobContext) -> Result<(), ApiError> {
+    match state.store.hold(&ctx.hold, now_ms()).await? {
+        HoldOutcome::Held => Ok(()),
+        HoldOutcome::Insufficient { needed, available } => {
+            Err(ApiError::insufficient_credits(needed, available))
+        }
+        HoldOutcome::KeyLimitExceeded {
+            needed,
+            limit,
+            remaining,
+            resets_at,
+            ..
+        } => Err(ApiError::key_limit_exceeded(
+            needed, limit, remaining, resets_at,
+        )),
+    }
+}
+
+/// Answers a request that got no first event and ends its hold; a job still running is
+/// stopped after the client has heard (the worker gets its cancel grace meanwhile).
+async fn give_up(
+    state: &AppState,
+    ctx: &JobContext,
+    not_started: NotStarted,
+    ready: oneshot::Sender<Result<Answer, ApiError>>,
+) {
+    let NotStarted { error, running } = not_started;
+    let _ = ready.send(Err(error));
+    if let Some(mut job) = running {
+        stop(state, &mut job).await;
+    }
+    void(state, &ctx.request_id).await;
+}
+
+/// The JSON answer for a job collected whole: the completion, or the error it ended with.
+fn whole_answer(
+    ctx: &JobContext,
+    dispatched: Instant,
+    outcome: &Outcome,
+    acc: Accumulator,
+) -> Result<Answer, ApiError> {
+    match outcome {
+        Outcome::Done {
+            finish_reason,
+            usage,
+        } => Ok(Answer {
+            ready: Ready::Whole(acc.into_completion(ctx, finish_reason, usage)),
+            worker_time: dispatched.elapsed(),
+        }),
+        Outcome::Failed { code, .. } => Err(ApiError::worker_failed(code)),
+        // The client is gone (nobody reads this) or the deadline passed.
+        Outcome::Cancelled { .. } => Err(ApiError::timeout()),
+    }
+}
+
+/// When a request stops waiting: its client left, or its time ran out.
+struct Until {
+    cancel: CancellationToken,
+    deadline: tokio::time::Instant,
+}
+
+enum Outcome {
+    Done {
+        finish_reason: FinishReason,
+        usage: JobUsage,
+    },
+    /// The client went away or the deadline passed: the job was cancelled.
+    Cancelled {
+        delivered: u64,
+    },
+    Failed {
+        code: ErrorCode,
+        delivered: u64,
+    },
+}
+
+/// The job's next event; `None` when the client left or the time ran out.
+async fn next_event(job: &mut Job, until: &Until) -> Option<JobEvent> {
+    tokio::select! {
+        ev = job.events.recv() => Some(ev.unwrap_or(JobEvent::Failed { code: ErrorCode::WorkerLost, retryable: false })),
+        _ = until.cancel.cancelled() => None,
+        _ = tokio::time::sleep_until(until.deadline) => None,
+    }
+}
+
+/// Gathers the job's deltas into one answer; a finished job's usage is held to its bounds.
+async fn collect(
+    state: &AppState,
+    ctx: &JobContext,
+    job: &mut Job,
+    first: JobEvent,
+    until: &Until,
+) -> (Outcome, Accumulator) {
+    let mut acc = Accumulator::default();
+    let mut event = first;
+    loop {
+        match event {
+            JobEvent::Delta {
+                content,
+                reasoning,
+                tool_calls,
+            } => acc.add(content, reasoning, tool_calls),
+            JobEvent::Done {
+                finish_reason,
+                usage,
+            } => {
+                let usage = bounded(state, ctx, job.worker, usage);
+                let done = Outcome::Done {
+                    finish_reason,
+                    usage,
+                };
+                return (done, acc);
+            }
+            JobEvent::Failed { code, .. } => return (Outcome::Failed { code, delivered: 0 }, acc),
+        }
+        event = match next_event(job, until).await {
+            Some(e) => e,
+            None => return (Outcome::Cancelled { delivered: 0 }, acc),
+        };
+    }
+}
+
+fn sse(json: &impl serde::Serialize) -> Bytes {
+    let mut buf = Vec::with_capacity(256);
+    buf.extend_from_slice(b"data: ");
+    serde_json::to_writer(&mut buf, json).expect("chunks serialize");
+    buf.extend_from_slice(b"\n\n");
+    Bytes::from(buf)
+}
+
+/// The SSE event that ends a stream that cannot complete, in the one error shape.
+fn error_event(message: &str, code: &str) -> Bytes {
+    sse(&ErrorBody::new(message, "server_error", code))
+}
+
+/// The chunks of one streamed answer, and how many deltas the client was sent (billed when
+/// the worker cannot report its usage).
+struct Chunks<'a> {
+    ctx: &'a JobContext,
+    sent_role: bool,
+    delivered: u64,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(ctx: &'a JobContext) -> Self {
+        Chunks {
+            ctx,
+            sent_role: false,
+            delivered: 0,
+        }
+    }
+
+    fn chunk(&self, delta: Delta, finish_reason: Option<FinishReason>) -> Bytes {
+        let ctx = self.ctx;
+        sse(&ChatCompletionChunk::delta(
+            ctx.request_id.as_str(),
+            ctx.created,
+            ctx.model.as_str(),
+            delta,
+            finish_reason,
+        ))
+    }
+
+    /// One delta's chunk; the first of the stream carries the role.
+    fn delta(
+        &mut self,
+        content: Option<String>,
+        reasoning: Option<String>,
+        tool_calls: Option<Vec<ToolCallDelta>>,
+    ) -> Bytes {
+        let role = (!self.sent_role).then_some(Role::Assistant);
+        self.sent_role = true;
+        self.delivered += 1;
+        let delta = Delta {
+            role,
+            content,
+            reasoning_content: reasoning,
+            tool_calls,
+        };
+        self.chunk(delta, None)
+    }
+
+    /// The end of a finished stream: the role if no delta carried it, the finish reason, the
+    /// usage when the caller asked for it, then `[DONE]`.
+    fn tail(&self, finish_reason: FinishReason, usage: &JobUsage) -> Bytes {
+        let mut tail = Vec::new();
+        if !self.sent_role {
+            let opening = Delta {
+                role: Some(Role::Assistant),
+                content: Some(String::new()),
+                ..Default::default()
+            };
+            tail.extend_from_slice(&self.chunk(opening, None));
+        }
+        tail.extend_from_slice(&self.chunk(Delta::default(), Some(finish_reason)));
+        if self.ctx.include_usage {
+            let ctx = self.ctx;
+            let usage = usage_block(usage);
+            let last = ChatCompletionChunk::usage_only(
+                ctx.request_id.as_str(),
+                ctx.created,
+                ctx.model.as_str(),
+                usage,
+            );
+            tail.extend_from_slice(&sse(&last));
+        }
+        tail.extend_from_slice(b"data: [DONE]\n\n");
+        Bytes::from(tail)
+    }
+}
+
+/// Relays the job's events to the client as SSE chunks until it ends, fails, or the client
+/// stops reading.
+async fn relay_stream(
+    state: &AppState,
+    ctx: &JobContext,
+    job: &mut Job,
+    first: JobEvent,
+    tx: mpsc::Sender<Bytes>,
+    until: &Until,
+) -> Outcome {
+    let mut chunks = Chunks::new(ctx);
+    let mut event = first;
+    loop {
+        let frame = match event {
+            JobEvent::Delta {
+                content,
+                reasoning,
+                tool_calls,
+            } => chunks.delta(content, reasoning, tool_calls),
+            JobEvent::Done {
+                finish_reason,
+                usage,
+            } => {
+                let usage = bounded(state, ctx, job.worker, usage);
+                let _ = tx.send(chunks.tail(finish_reason, &usage)).await;
+                return Outcome::Done {
+                    finish_reason,
+                    usage,
+                };
+            }
+            JobEvent::Failed { code, .. } => {
+                let _ = tx.send(error_event(FAILED_MID_STREAM, code.as_str())).await;
+                let delivered = chunks.delivered;
+                return Outcome::Failed { code, delivered };
+            }
+        };
+        let cancelled = Outcome::Cancelled {
+            delivered: chunks.delivered,
+        };
+        tokio::select! {
+            sent = tx.send(frame) => if sent.is_err() {
+                return cancelled;
+            },
+            _ = tx.closed() => return cancelled,
+        }
+        event = match next_streamed(job, &tx, until).await {
+            Some(e) => e,
+            None => return cancelled,
+        };
+    }
+}
+
+const FAILED_MID_STREAM: &str =
+    "the worker failed mid-stream; the response is incomplete and only what was delivered is billed";
+
+/// The job's next event for a stream; `None` when the client left or the time ran out (the
+/// client is then told, if it still reads).
+async fn next_streamed(job: &mut Job, tx: &mpsc::Sender<Bytes>, until: &Until) -> Option<JobEvent> {
+    tokio::select! {
+        ev = next_event(job, until) => {
+            if ev.is_none() && !until.cancel.is_cancelled() {
+                // The deadline passed: say so, or the stream would end like a dropped
+                // connection. Never blocks on a client that stopped reading.
+                let _ = tx.try_send(error_event(
+                    "the request ran past the gateway's time limit; the response is incomplete and only what was delivered is billed",
+                    "timeout",
+                ));
+            }
+            ev
+        },
+        _ = tx.closed() => None,
+    }
+}
+
+/// Ends the job and its hold exactly once, whatever happened.
+async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outcome) {
+    let usage = match outcome {
+        Outcome::Done { usage, .. } => Some(usage),
+        Outcome::Cancelled { delivered } => {
+            let reported = stop(state, job).await;
+            Some(reported.unwrap_or(JobUsage {
+                completion_tokens: delivered,
+                ..Default::default()
+            }))
+        }
+        // The service failed: only what reached the client is billed (output tokens delivered).
+        Outcome::Failed { delivered, .. } => (delivered > 0).then_some(JobUsage {
+            completion_tokens: delivered,
+            ..Default::default()
+        }),
+    };
+    // A finished job's usage is already within its bounds (the client was told it).
+    let charge =
+        usage.map(|u| charge_for(&state.config.rate_card, &bounded(state, ctx, job.worker, u)));
+    let now = now_ms();
+    let result = match charge {
+        Some(c) => state.store.settle(&ctx.request_id, Some(&c), now).await,
+        None => state.store.void(&ctx.request_id, now).await,
+    };
+    if let Ok(shoal_store::SettleOutcome::Settled { charged, .. }) = &result {
+        state
+            .metrics
+            .credits_charged
+            .inc_by(u64::try_from(*charged).expect("a settled charge is never negative"));
+    }
+    if let Err(e) = result {
+        tracing::error!(request_id = %ctx.request_id, error = %e, "settling a hold failed; the reaper will release it");
+    }
+}
+
+/// Cancels a running job and waits (briefly) for the worker's final usage; a worker that
+/// does not answer in time has its job forgotten, which frees the slot.
+async fn stop(state: &AppState, job: &mut Job) -> Option<JobUsage> {
+    state.pool.cancel(&job.id);
+    // The worker answers a cancel with its usage so far.
+    let reported = tokio::time::timeout(CANCEL_GRACE, async {
+        loop {
+            match job.events.recv().await {
+                Some(JobEvent::Done { usage, .. }) => return Some(usage),
+                Some(JobEvent::Delta { .. }) => continue,
+                Some(JobEvent::Failed { .. }) | None => return None,
+            }
+        }
+    })
+    .await
+    .ok()
+    .flatten();
+    if reported.is_none() {
+        state.pool.abandon(&job.id);
+    }
+    reported
+}
+
+async fn void(state: &AppState, request_id: &str) {
+    if let Err(e) = state.store.void(request_id, now_ms()).await {
+        tracing::error!(request_id, error = %e, "voiding a hold failed; the reaper will release it");
+    }
+}
+
+/// `usage` held to the job's bounds: no worker makes a caller pay for tokens that could not
+/// exist. A cut is counted per worker and logged with the worker's id only.
+fn bounded(state: &AppState, ctx: &JobContext, worker: WorkerId, mut usage: JobUsage) -> JobUsage {
+    if ctx.bounds.clamp(&mut usage) {
+        state.metrics.usage_clamped(worker);
+        tracing::warn!(
+            worker_id = worker,
+            "a worker reported more tokens than the job could use; its usage was cut to the bounds"
+        );
+    }
+    usage
+}
+
+fn charge_for(card: &shoal_store::money::RateCard, usage: &JobUsage) -> Charge {
+    let input = i64::try_from(usage.prompt_tokens).unwrap_or(i64::MAX);
+    let output = i64::try_from(usage.completion_tokens).unwrap_or(i64::MAX);
+    Charge {
+        input_tokens: input,
+        output_tokens: output,
+        reasoning_tokens: i64::try_from(usage.reasoning_tokens).unwrap_or(i64::MAX),
+        credits: card.credits(input, output),
+    }
+}
+
+fn usage_block(u: &JobUsage) -> Usage {
+    Usage::new(
+        u.prompt_tokens,
+        u.completion_tokens,
+        Some(u.reasoning_tokens),
+    )
+}
+
+/// Builds a whole response out of deltas.
+#[derive(Default)]
+struct Accumulator {
+    content: String,
+    reasoning: String,
+    tool_calls: Vec<ToolCall>,
+}
+
+impl Accumulator {
+    fn add(
+        &mut self,
+        content: Option<String>,
+        reasoning: Option<String>,
+        tool_calls: Option<Vec<ToolCallDelta>>,
+    ) {
+        if let Some(c) = content {
+            self.content.push_str(&c);
+        }
+        if let Some(r) = reasoning {
+            self.reasoning.push_str(&r);
+        }
+        for d in tool_calls.into_iter().flatten() {
+            let i = d.index as usize;
+            if i >= MAX_TOOL_CALLS {
+                // A worker can't make the gateway allocate without bound.
+                continue;
+            }
+            while self.tool_calls.len() <= i {
+                self.tool_calls.push(ToolCall {
+                    id: String::new(),
+                    r#type: ToolType::Function,
+                    function: FunctionCall {
+                        name: String::new(),
+                        arguments: String::new(),
+                    },
+                });
+            }
+            let call = &mut self.tool_calls[i];
+            if let Some(id) = d.id {
+                call.id = id;
+            }
+            if let Some(f) = d.function {
+                if let Some(name) = f.name {
+                    call.function.name.push_str(&name);
+                }
+                if let Some(args) = f.arguments {
+                    call.function.arguments.push_str(&args);
+                }
+            }
+        }
+    }
+
+    fn into_completion(
+        self,
+        ctx: &JobContext,
+        finish_reason: &FinishReason,
+        usage: &JobUsage,
+    ) -> Vec<u8> {
+        let has_tools = !self.tool_calls.is_empty();
+        let content = if self.content.is_empty() && has_tools {
+            None
+        } else {
+            Some(self.content)
+        };
+        let message = ResponseMessage::assistant(
+            content,
+            has_tools.then_some(self.tool_calls),
+            (!self.reasoning.is_empty()).then_some(self.reasoning),
+        );
+        let completion = ChatCompletion::new(
+            ctx.request_id.as_str(),
+            ctx.created,
+            ctx.model.as_str(),
+            message,
+            *finish_reason,
+            usage_block(usage),
+        );
+        serde_json::to_vec(&completion).expect("completions serialize")
+    }
+}

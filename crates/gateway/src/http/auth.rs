@@ -1,0 +1,151 @@
+//! Authentication and rate limiting for `/api/v1`: one middleware, run before every handler.
+//!
+//! Bearer key → account (hash lookup, positive answers cached for `auth_cache`), then the
+//! key's rate limit. Every response to an authenticated caller carries the rate-limit headers.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use shoal_store::{credentials, AccountId, ApiKeyPrincipal, KeyId};
+
+use crate::http::ApiError;
+use crate::ratelimit::{format_reset, retry_after_secs, Decision};
+use crate::AppState;
+use shoal_store::money::{free_allowance, Payer};
+
+/// The authenticated caller, put in the request's extensions by the authentication layer
+/// ([`authenticate`], or the dashboard's session check); handlers take it as an extractor.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller {
+    /// `None`: a dashboard session (`shoal-dashboard`).
+    pub key_id: Option<KeyId>,
+    pub account_id: AccountId,
+    /// Free daily credits this caller's requests may spend (`money::free_allowance`): 0
+    /// for an API key.
+    pub free_daily: i64,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parts.extensions.get::<Caller>().copied().ok_or_else(|| {
+            // A route mounted without an authentication layer: a bug, never the client's.
+            tracing::error!("a handler that needs a caller runs without authentication");
+            ApiError::internal()
+        })
+    }
+}
+
+/// Put on responses so the access log can name the account (never the key).
+#[derive(Debug, Clone, Copy)]
+pub struct AccountTag(pub AccountId);
+
+/// Recently verified keys, by hash. Only successes are kept, so a revoked key stops working
+/// within the cache lifetime and an unknown key always reaches the store.
+#[derive(Default)]
+pub struct KeyCache {
+    entries: Mutex<HashMap<[u8; 32], (ApiKeyPrincipal, Instant)>>,
+}
+
+impl KeyCache {
+    fn get(&self, hash: &[u8; 32], ttl: Duration) -> Option<ApiKeyPrincipal> {
+        let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(hash)
+            .filter(|(_, at)| at.elapsed() < ttl)
+            .map(|(p, _)| p.clone())
+    }
+
+    fn put(&self, hash: [u8; 32], principal: ApiKeyPrincipal, ttl: Duration) {
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= 10_000 {
+            map.retain(|_, (_, at)| at.elapsed() < ttl);
+        }
+        map.insert(hash, (principal, Instant::now()));
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+    let value = headers.get(header::AUTHORIZATION).ok_or_else(|| {
+        ApiError::unauthorized(
+            "missing API key: send it as the header `Authorization: Bearer sk-shoal-…`",
+        )
+    })?;
+    let value = value
+        .to_str()
+        .map_err(|_| ApiError::unauthorized("malformed Authorization header"))?;
+    let (scheme, token) = value.split_once(' ').ok_or_else(|| {
+        ApiError::unauthorized("malformed Authorization header: expected `Bearer <key>`")
+    })?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(ApiError::unauthorized(
+            "unsupported authorization scheme: use `Bearer <key>`",
+        ));
+    }
+    Ok(token.trim())
+}
+
+async fn verify(state: &AppState, presented: &str) -> Result<ApiKeyPrincipal, ApiError> {
+    if !credentials::is_well_formed_api_key(presented) {
+        return Err(ApiError::unauthorized("invalid API key"));
+    }
+    let ttl = state.config.auth_cache;
+    let hash = credentials::hash_secret(presented);
+    if let Some(p) = state.key_cache.get(&hash, ttl) {
+        return Ok(p);
+    }
+    match state.store.authenticate_api_key(presented).await? {
+        Some(p) => {
+            if !ttl.is_zero() {
+                state.key_cache.put(hash, p.clone(), ttl);
+            }
+            Ok(p)
+        }
+        None => Err(ApiError::unauthorized("invalid or revoked API key")),
+    }
+}
+
+fn set_rate_headers(headers: &mut HeaderMap, d: &Decision) {
+    headers.insert("x-ratelimit-limit-requests", HeaderValue::from(d.limit));
+    headers.insert(
+        "x-ratelimit-remaining-requests",
+        HeaderValue::from(d.remaining),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format_reset(d.reset_after)) {
+        headers.insert("x-ratelimit-reset-requests", v);
+    }
+}
+
+pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let principal = match bearer(req.headers()) {
+        Ok(presented) => verify(&state, presented).await,
+        Err(e) => Err(e),
+    };
+    let principal = match principal {
+        Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    let limit = principal.rpm.unwrap_or(state.config.default_rpm);
+    let decision = state.limiter.check(principal.key_id, limit).await;
+    let mut response = if decision.allowed {
+        req.extensions_mut().insert(Caller {
+            key_id: Some(principal.key_id),
+            account_id: principal.account_id,
+            free_daily: free_allowance(Payer::ApiKey, state.config.free_daily_credits),
+        });
+        next.run(req).await
+    } else {
+        ApiError::rate_limited(limit, retry_after_secs(decision.retry_after)).into_response()
+    };
+    set_rate_headers(response.headers_mut(), &decision);
+    response
+        .extensions_mut()
+        .insert(AccountTag(principal.account_id));
+    response
+}

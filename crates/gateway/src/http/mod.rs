@@ -1,0 +1,147 @@
+//! The HTTP surface: the router and its layers, the key check, the one error type, CORS,
+//! the OpenAPI document, the access log, and reading a JSON body.
+
+mod auth;
+mod body;
+mod cors;
+mod error;
+mod observe;
+mod openapi;
+
+pub use auth::{authenticate, AccountTag, Caller, KeyCache};
+pub use body::{BodyLimit, JsonBytes};
+pub use cors::AllowedOrigins;
+pub use error::ApiError;
+pub use observe::RequestStart;
+pub use openapi::ChatStreamEvent;
+
+use std::future::Future;
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::middleware::from_fn_with_state;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use axum::{Extension, Json, Router};
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::workers::{socket, swarm};
+use crate::{api, deposits, AppState};
+
+async fn not_found() -> ApiError {
+    ApiError::route_not_found()
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::method_not_allowed()
+}
+
+async fn metrics_text(State(state): State<AppState>) -> Response {
+    let body = state.metrics.encode();
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        body,
+    )
+        .into_response()
+}
+
+async fn health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok" }))
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    // The panic payload may hold request data: it is neither logged nor returned.
+    tracing::error!("a handler panicked");
+    ApiError::internal().into_response()
+}
+
+/// Routes other crates add to the gateway's surface; the binary gathers them.
+#[derive(Default)]
+pub struct Routes {
+    /// Under `/api/v1`, behind the key check, in the OpenAPI document (images).
+    pub api: OpenApiRouter<AppState>,
+    /// Outside `/api/v1`, with their own authentication (the dashboard's pages).
+    pub site: Router<AppState>,
+}
+
+/// The public API, mounted at `/api/v1`, with its OpenAPI document (whose paths are
+/// relative to its server, `/api/v1`). A route registered with `routes!` is in the document;
+/// those above the key check need a key, those below do not. CORS applies to these routes
+/// only (see `cors`).
+fn api_v1(state: &AppState, extra: OpenApiRouter<AppState>) -> Router<AppState> {
+    let (v1, doc) = OpenApiRouter::with_openapi(openapi::Base::openapi())
+        .routes(routes!(api::list_models))
+        .routes(routes!(api::retrieve_model))
+        .routes(routes!(api::balance))
+        .routes(routes!(api::chat_completions))
+        .merge(extra)
+        .routes(routes!(deposits::account_deposits))
+        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .routes(routes!(openapi::openapi_json))
+        .split_for_parts();
+    v1.fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(Extension(openapi::Rendered::new(&doc)))
+        .layer(cors::layer(&state.config.cors_origins))
+}
+
+/// The whole HTTP surface: the gateway's own routes and those other crates add.
+pub fn router(state: AppState, routes: Routes) -> Router {
+    let limit = state.config.body_limit_bytes;
+    Router::new()
+        .nest("/api/v1", api_v1(&state, routes.api))
+        .merge(routes.site)
+        .route("/api/worker/ws", get(socket::worker_socket))
+        .route("/health", get(health))
+        .route("/metrics", get(metrics_text))
+        .merge(browser_routes(&state))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(Extension(BodyLimit(limit)))
+        .layer(from_fn_with_state(state.clone(), observe::access_log))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .with_state(state)
+}
+
+/// The worker page and its files, when browser workers are wired in.
+fn browser_routes(state: &AppState) -> Router<AppState> {
+    match state.browser.get() {
+        Some(b) => b.models.routes().with_state(()),
+        None => Router::new(),
+    }
+}
+
+/// Serves until `shutdown` resolves, then finishes in-flight requests and returns.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    routes: Routes,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let reaper = crate::state::spawn_hold_reaper(state.clone());
+    let swarm_watch = swarm::spawn_watch(state.clone());
+    let app = router(state, routes);
+    // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
+    // for up to 40 ms.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY not set");
+        }
+    });
+    // The client's address is known to handlers (the dashboard's login throttle).
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let result = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await;
+    reaper.abort();
+    swarm_watch.abort();
+    result
+}

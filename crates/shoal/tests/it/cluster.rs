@@ -1,0 +1,379 @@
+//! Three real `shoal serve` replicas as one service: one throwaway PostgreSQL database (the
+//! ledger and keys) and the real Redis (rate limits, under a key prefix of this run's own).
+//! A 60-rpm key hammered through all three gets 60 requests, not 180; 64 requests racing for
+//! one account's credits across the three never overspend it. These are the commands of
+//! docs/deploy.md.
+//!
+//! Redis: SHOAL_TEST_REDIS_URL (default redis://127.0.0.1:6379); `SHOAL_TEST_REDIS=skip`
+//! skips, with a message, when it is not there. PostgreSQL: as the other tests
+//! (`SHOAL_TEST_POSTGRES=skip`).
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::cluster::redis_or_skip;
+use shoal_test_support::process::worker::{send, welcomed_worker, Socket};
+use shoal_test_support::process::{account_with_key, admin, error_of, get_json, Loc, Server};
+use tokio_tungstenite::tungstenite::Message;
+
+/// Three replicas on one database, sharing Redis under a prefix of their own.
+struct Replicas {
+    servers: Vec<Server>,
+    store: Loc,
+    _dirs: Vec<tempfile::TempDir>,
+}
+
+fn start_replicas(db: &TempDb, redis: &str, tag: &str) -> Replicas {
+    let prefix = format!("shoaltest:{tag}:{}:{}:", std::process::id(), shoal_now_ns());
+    // A key verified once stays cached for the whole test, so that every replica's requests
+    // reach the limiter (or the ledger) as fast as every other's.
+    let config = format!(
+        "redis_url = \"{redis}\"\nredis_key_prefix = \"{prefix}\"\nauth_cache_ms = 120000\n"
+    );
+    let store = Loc::Url(db.url().to_owned());
+    let mut servers = Vec::new();
+    let mut dirs = Vec::new();
+    for _ in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        servers.push(Server::start_on(dir.path(), store.clone(), Some(&config)));
+        dirs.push(dir);
+    }
+    for s in &servers {
+        assert!(
+            s.logs().contains("rate limits are shared through Redis"),
+            "{}",
+            s.logs()
+        );
+    }
+    Replicas {
+        servers,
+        store,
+        _dirs: dirs,
+    }
+}
+
+fn shoal_now_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+struct Answer {
+    replica: usize,
+    status: StatusCode,
+    remaining: u32,
+    retry_after: Option<u64>,
+}
+
+async fn get_models(c: &reqwest::Client, s: &Server, key: &str, replica: usize) -> Answer {
+    let r = c
+        .get(s.url("/api/v1/models"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap();
+    let h = r.headers();
+    assert_eq!(h["x-ratelimit-limit-requests"], "60");
+    let answer = Answer {
+        replica,
+        status: r.status(),
+        remaining: h["x-ratelimit-remaining-requests"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap(),
+        retry_after: h
+            .get("retry-after")
+            .map(|v| v.to_str().unwrap().parse().unwrap()),
+    };
+    if answer.status == StatusCode::TOO_MANY_REQUESTS {
+        let (code, _, _) = error_of(r).await;
+        assert_eq!(code, "rate_limit_exceeded");
+    }
+    answer
+}
+
+#[tokio::test]
+async fn a_60_rpm_key_gets_60_requests_through_three_replicas() {
+    let Some(redis) = redis_or_skip() else {
+        return;
+    };
+    let Some(db) = TempDb::for_test().await else {
+        return;
+    };
+    let r = start_replicas(&db, &redis, "rl");
+    let (_, key) = account_with_key(&r.store, "rl@example.com", 0, Some(60));
+    let c = reqwest::Client::new();
+    // One request on each replica first puts the key in its cache; they count in the 60.
+    let started = Instant::now();
+    let mut answers = Vec::new();
+    for (replica, s) in r.servers.iter().enumerate() {
+        answers.push(get_models(&c, s, &key, replica).await);
+    }
+    let calls = (0..180).map(|i| get_models(&c, &r.servers[i % 3], &key, i % 3));
+    let hammered = futures::future::join_all(calls).await;
+    let elapsed = started.elapsed();
+    for replica in 0..3 {
+        let ok = |a: &&Answer| a.replica == replica && a.status == StatusCode::OK;
+        assert!(
+            hammered.iter().any(|a| ok(&a)),
+            "replica {replica} admitted none"
+        );
+    }
+    answers.extend(hammered);
+    eprintln!(
+        "{} requests in {elapsed:?}: {} admitted",
+        answers.len(),
+        answers
+            .iter()
+            .filter(|a| a.status == StatusCode::OK)
+            .count()
+    );
+
+    let admitted: Vec<&Answer> = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::OK)
+        .collect();
+    let refused: Vec<&Answer> = answers
+        .iter()
+        .filter(|a| a.status != StatusCode::OK)
+        .collect();
+    // Every decision came from Redis (none from a replica's fallback limiter).
+    for s in &r.servers {
+        let metrics = c.get(s.url("/metrics")).send().await.unwrap();
+        let metrics = metrics.text().await.unwrap();
+        for line in [
+            "shoal_ratelimit_redis_errors_total 0",
+            "shoal_ratelimit_redis_up 1",
+            "shoal_ratelimit_redis_seconds_count",
+        ] {
+            assert!(metrics.contains(line), "{line}: {metrics}");
+        }
+    }
+    // One request a second refills at 60/min: a burst slower than a second may admit more.
+    let refills = elapsed.as_secs() as usize;
+    assert!(
+        (60..=60 + refills).contains(&admitted.len()),
+        "{} admitted in {elapsed:?} (per-replica limits would admit up to 180)",
+        admitted.len()
+    );
+    if refills == 0 {
+        let mut remaining: Vec<u32> = admitted.iter().map(|a| a.remaining).collect();
+        remaining.sort_unstable();
+        assert_eq!(remaining, (0..60).collect::<Vec<_>>(), "one count for all");
+    }
+    for replica in 0..3 {
+        assert!(
+            admitted.iter().any(|a| a.replica == replica),
+            "replica {replica} admitted none"
+        );
+    }
+    for a in &refused {
+        assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(
+            (a.remaining, a.retry_after),
+            (0, Some(1)),
+            "replica {}",
+            a.replica
+        );
+    }
+
+    // Waiting as long as Retry-After said is enough, on any replica.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(
+        get_models(&c, &r.servers[1], &key, 1).await.status,
+        StatusCode::OK
+    );
+    drop(r);
+    drop(db);
+}
+
+/// Answers each job after `delay` (so holds overlap) with one delta and fixed usage; counts
+/// the jobs it got.
+fn answer_after(mut ws: Socket, delay: Duration) -> tokio::task::JoinHandle<usize> {
+    tokio::spawn(async move {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+        let mut jobs = 0;
+        loop {
+            tokio::select! {
+                msg = tokio::time::timeout(Duration::from_secs(3), ws.next()) => {
+                    let Ok(Some(Ok(msg))) = msg else { return jobs };
+                    let Message::Text(t) = msg else { continue };
+                    let msg: Value = serde_json::from_str(&t).unwrap();
+                    if msg["type"] == "job" {
+                        jobs += 1;
+                        let (tx, id) = (tx.clone(), msg["job_id"].clone());
+                        tokio::spawn(async move {
+                            tokio::time::sleep(delay).await;
+                            let _ = tx.send(id);
+                        });
+                    }
+                }
+                Some(id) = rx.recv() => {
+                    send(&mut ws, json!({"type": "delta", "job_id": id, "content": "ok"})).await;
+                    send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop",
+                        "usage": {"prompt_tokens": 3, "completion_tokens": 1}})).await;
+                }
+            }
+        }
+    })
+}
+
+async fn chat(c: &reqwest::Client, s: &Server, key: &str) -> reqwest::Response {
+    // A hold of a few credits (the whole max_tokens) for a charge of one (4 tokens).
+    let body = json!({"model": "service-pro", "max_tokens": 4000,
+        "messages": [{"role": "user", "content": "race"}]});
+    c.post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The hold one request needs, from the 402 an account without credits gets.
+async fn hold_size(c: &reqwest::Client, s: &Server, store: &Loc) -> i64 {
+    let (_, broke) = account_with_key(store, "broke@example.com", 0, None);
+    let r = chat(c, s, &broke).await;
+    assert_eq!(r.status(), StatusCode::PAYMENT_REQUIRED);
+    let (_, message, _) = error_of(r).await;
+    message
+        .split_once("needs a hold of ")
+        .and_then(|(_, rest)| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no hold size in {message:?}"))
+}
+
+#[tokio::test]
+async fn sixty_four_requests_racing_across_replicas_never_overspend() {
+    let Some(redis) = redis_or_skip() else {
+        return;
+    };
+    let Some(db) = TempDb::for_test().await else {
+        return;
+    };
+    let r = start_replicas(&db, &redis, "race");
+    let mut workers = Vec::new();
+    for s in &r.servers {
+        workers.push(answer_after(
+            welcomed_worker(s, &r.store, 64).await,
+            Duration::from_millis(500),
+        ));
+    }
+    let c = reqwest::Client::new();
+    let hold = hold_size(&c, &r.servers[0], &r.store).await;
+    // Room for 20 holds at once, not 21.
+    let granted = hold * 20 + hold / 2;
+    let (_, key) = account_with_key(&r.store, "race@example.com", granted, Some(10_000));
+    for s in &r.servers {
+        let balance = c
+            .get(s.url("/api/v1/balance"))
+            .bearer_auth(&key)
+            .send()
+            .await;
+        assert_eq!(
+            balance.unwrap().status(),
+            StatusCode::OK,
+            "the key, now cached"
+        );
+    }
+
+    let calls = (0..64).map(|i| chat(&c, &r.servers[i % 3], &key));
+    let statuses: Vec<StatusCode> = futures::future::join_all(calls)
+        .await
+        .iter()
+        .map(|r| r.status())
+        .collect();
+    let ok = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+    let broke = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::PAYMENT_REQUIRED)
+        .count();
+    assert_eq!(ok + broke, 64, "{statuses:?}");
+    assert!(ok >= 20 && broke >= 1, "{ok} served, {broke} refused");
+
+    // A hold is settled just after its response is written: wait until none is left.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let (balance, credits, spent) = loop {
+        let balance = get_json(&r.servers[1].url("/api/v1/balance"), &key).await;
+        let held = balance["credits_held"].as_i64().unwrap();
+        if held == 0 {
+            let credits = balance["credits"].as_i64().unwrap();
+            let spent = balance["total_spent"].as_i64().unwrap();
+            break (balance, credits, spent);
+        }
+        assert!(Instant::now() < deadline, "holds left: {balance}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(credits >= 0 && spent > 0, "{balance}");
+    assert_eq!(credits + spent, granted, "{balance}");
+    assert_eq!(
+        spent % ok as i64,
+        0,
+        "every served request costs the same: {balance}"
+    );
+    assert_eq!(admin(&r.store, &["ledger", "verify"]), "ok");
+
+    let mut jobs = Vec::new();
+    for w in workers {
+        jobs.push(w.await.unwrap());
+    }
+    assert_eq!(jobs.iter().sum::<usize>(), ok, "{jobs:?}");
+    // Which replicas win the holds depends on timing; the race crosses replicas.
+    assert!(
+        jobs.iter().filter(|n| **n > 0).count() >= 2,
+        "holds taken on one replica only: {jobs:?}"
+    );
+    eprintln!(
+        "{ok} served ({jobs:?} by replica), {broke} refused (402); hold {hold}, granted \
+         {granted}, spent {spent}"
+    );
+    drop(r);
+    drop(db);
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_still_limits_every_key_and_says_so() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = format!("redis_url = \"redis://:s3cret-pw@127.0.0.1:{port}\"\n");
+    let s = Server::start(Some(&config));
+    let (_, key) = account_with_key(&s.data_dir, "down@example.com", 0, Some(3));
+    let c = reqwest::Client::new();
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        let r = c
+            .get(s.url("/api/v1/models"))
+            .bearer_auth(&key)
+            .send()
+            .await;
+        statuses.push(r.unwrap().status().as_u16());
+    }
+    assert_eq!(
+        statuses,
+        [200, 200, 200, 429, 429],
+        "limited by this replica alone"
+    );
+    let metrics = c.get(s.url("/metrics")).send().await.unwrap();
+    let metrics = metrics.text().await.unwrap();
+    assert!(metrics.contains("shoal_ratelimit_redis_up 0"), "{metrics}");
+    assert!(
+        metrics.contains("shoal_ratelimit_local_fallbacks_total 5"),
+        "{metrics}"
+    );
+    let logs = s.logs();
+    assert!(
+        logs.contains("ERROR") && logs.contains("Redis is not answering rate-limit checks"),
+        "{logs}"
+    );
+    assert!(
+        !logs.contains("s3cret-pw"),
+        "the URL's password reached the log: {logs}"
+    );
+}

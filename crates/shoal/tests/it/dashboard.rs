@@ -1,0 +1,316 @@
+//! The dashboard through real `shoal serve` processes: a session's requests spend the free
+//! daily credits first and a key's never do; sessions shared by replicas on one PostgreSQL
+//! database; a session never opens `/api/v1`. (The pages themselves are driven in a browser
+//! by tests/e2e/test_dashboard.py.)
+
+use reqwest::redirect::Policy;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use shoal_test_support::pg::TempDb;
+use shoal_test_support::process::worker::{answer_every_job, welcomed_worker};
+use shoal_test_support::process::{admin, Server};
+
+const PASSWORD: &str = "a long enough password";
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Signs up on `s`; returns the session cookie (`name=value`).
+async fn sign_up(s: &Server, email: &str) -> String {
+    let r = client()
+        .post(s.url("/dashboard/signup"))
+        .header("origin", &s.base)
+        .form(&[("email", email), ("password", PASSWORD)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    let set = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    set.split(';').next().unwrap().to_string()
+}
+
+async fn session_get(s: &Server, cookie: &str, path: &str) -> reqwest::Response {
+    client()
+        .get(s.url(path))
+        .header("cookie", cookie)
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Waits (bounded) until the account shows `want` (free left, credits): a request's settle is
+/// written just after its answer.
+/// A playground request with the session `cookie`, as sent from `site` (`Sec-Fetch-Site`).
+async fn session_chat(s: &Server, cookie: &str, site: &str) -> reqwest::Response {
+    client()
+        .post(s.url("/dashboard/api/chat"))
+        .header("cookie", cookie)
+        .header("sec-fetch-site", site)
+        .json(&chat())
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn expect_balance(s: &Server, cookie: &str, want: (i64, i64)) {
+    let mut last = (-1, -1);
+    let check = async {
+        for _ in 0..200 {
+            last = free_and_credits(s, cookie).await;
+            if last == want {
+                return true;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        false
+    };
+    assert!(
+        check.await,
+        "balance (free left, credits) is {last:?}, expected {want:?}"
+    );
+}
+
+async fn free_and_credits(s: &Server, cookie: &str) -> (i64, i64) {
+    let r = session_get(s, cookie, "/dashboard/api/balance").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let b: Value = r.json().await.unwrap();
+    (
+        b["free_left"].as_i64().unwrap(),
+        b["credits"].as_i64().unwrap(),
+    )
+}
+
+fn chat() -> Value {
+    json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 16})
+}
+
+#[tokio::test]
+async fn sessions_spend_free_credits_first_and_keys_never() {
+    let s = Server::start(Some("free_daily_credits = 5\n"));
+    let cookie = sign_up(&s, "free@example.com").await;
+    // The first account of a fresh store.
+    admin(
+        &s.data_dir,
+        &["credits", "grant", "--account", "1", "--credits", "100"],
+    );
+    let key = admin(&s.data_dir, &["key", "create", "--account", "1"]);
+    let ws = welcomed_worker(&s, &(&s.data_dir).into(), 4).await;
+    let worker = answer_every_job(ws, Some("hello"));
+    expect_balance(&s, &cookie, (5, 100)).await;
+
+    // A key request: the balance pays, free credits untouched.
+    let r = client()
+        .post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(&key)
+        .json(&chat())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
+    expect_balance(&s, &cookie, (5, 99)).await;
+
+    // Session requests: free credits first (1 each here), the balance only once they are gone.
+    for free_left in (0..5).rev() {
+        let r = session_chat(&s, &cookie, "same-origin").await;
+        assert_eq!(r.status(), StatusCode::OK, "{}", r.text().await.unwrap());
+        expect_balance(&s, &cookie, (free_left, 99)).await;
+    }
+    // The free credits are gone: only the hold's size decides now (plan 0, balance 99).
+    let r = session_chat(&s, &cookie, "same-origin").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    expect_balance(&s, &cookie, (0, 98)).await;
+
+    // Cross-site, or without a session: refused before anything is held.
+    let r = session_chat(&s, &cookie, "cross-site").await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    // A session never opens /api/v1; a key never opens the dashboard's calls.
+    let r = client()
+        .get(s.url("/api/v1/balance"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    let r = client()
+        .get(s.url("/dashboard/api/balance"))
+        .bearer_auth(&key)
+        .header("sec-fetch-site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    usage_by_key_and_last_used(&s, &cookie).await;
+    assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
+    worker.abort();
+}
+
+/// Requests (and credits) of the usage page's `service-pro` row.
+async fn usage_row(s: &Server, cookie: &str, filter: &str) -> Option<(i64, i64)> {
+    let r = session_get(s, cookie, &format!("/dashboard/usage?key={filter}")).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let html = r.text().await.unwrap();
+    let (_, row) = html.split_once("<td>service-pro</td>")?;
+    let cells: Vec<i64> = row
+        .split("</tr>")
+        .next()
+        .unwrap()
+        .split("<td class=\"num")
+        .skip(1)
+        .map(|c| {
+            let v = c.split_once('>').unwrap().1.split('<').next().unwrap();
+            v.parse().unwrap()
+        })
+        .collect();
+    // Requests, input tokens, output tokens, credits.
+    Some((cells[0], cells[3]))
+}
+
+/// After `sessions_spend_free_credits_first_and_keys_never`: one key request (1 credit),
+/// six session requests (1 credit each).
+async fn usage_by_key_and_last_used(s: &Server, cookie: &str) {
+    // The settles are written just after the answers (`expect_balance` waited for them).
+    assert_eq!(usage_row(s, cookie, "all").await, Some((7, 7)));
+    assert_eq!(usage_row(s, cookie, "dashboard").await, Some((6, 6)));
+    // The fresh store's first key.
+    assert_eq!(usage_row(s, cookie, "1").await, Some((1, 1)));
+    for bad in ["2", "x", "-1"] {
+        let r = session_get(s, cookie, &format!("/dashboard/usage?key={bad}")).await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "key={bad}");
+    }
+    let keys = session_get(s, cookie, "/dashboard/keys").await;
+    let html = keys.text().await.unwrap();
+    let last_used = html
+        .split_once("<td class=\"last-used wide-only\">")
+        .map(|(_, rest)| rest.split('<').next().unwrap().to_string());
+    let last_used = last_used.expect("a last-used cell");
+    assert!(
+        last_used.len() == 20 && last_used.ends_with(" UTC"),
+        "last used: {last_used:?}"
+    );
+    // A new key: never used.
+    let r = client()
+        .post(s.url("/dashboard/keys"))
+        .header("cookie", cookie)
+        .header("origin", &s.base)
+        .form(&[("name", "fresh")])
+        .send()
+        .await
+        .unwrap();
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains("<span class=\"muted\">never</span>"),
+        "{html}"
+    );
+    assert_eq!(usage_row(s, cookie, "2").await, None, "no usage yet");
+}
+
+/// The reset form without `[smtp]` names the operator's command; with it, it answers the same
+/// for an unknown email as for a known one, and is throttled.
+#[tokio::test]
+async fn password_reset_never_tells_who_has_an_account() {
+    let s = Server::start(None);
+    let r = client()
+        .get(s.url("/dashboard/reset"))
+        .send()
+        .await
+        .unwrap();
+    assert!(r
+        .text()
+        .await
+        .unwrap()
+        .contains("shoal admin account set-password"));
+    let r = client()
+        .post(s.url("/dashboard/reset"))
+        .header("origin", &s.base)
+        .form(&[("email", "a@example.com")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    drop(s);
+
+    // A mail server that is not there: the answer is the same, the failure goes to the log.
+    let smtp = "[smtp]\nhost = \"127.0.0.1\"\nport = 9\ntls = \"none\"\n\
+                from = \"Shoal <no-reply@example.com>\"\nsite_url = \"http://shoal.test\"\n";
+    let s = Server::start(Some(smtp));
+    sign_up(&s, "known@example.com").await;
+    let ask = |email: &'static str| {
+        client()
+            .post(s.url("/dashboard/reset"))
+            .header("origin", &s.base)
+            .form(&[("email", email)])
+            .send()
+    };
+    let known = ask("known@example.com").await.unwrap();
+    assert_eq!(known.status(), StatusCode::OK);
+    let known = known.text().await.unwrap().replace("known@", "X@");
+    let unknown = ask("nobody@example.com").await.unwrap();
+    assert_eq!(unknown.status(), StatusCode::OK);
+    assert_eq!(
+        unknown.text().await.unwrap().replace("nobody@", "X@"),
+        known
+    );
+    for _ in 0..2 {
+        assert_eq!(
+            ask("nobody@example.com").await.unwrap().status(),
+            StatusCode::OK
+        );
+    }
+    let r = ask("nobody@example.com").await.unwrap();
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(r.text().await.unwrap().contains("Too many reset requests"));
+    let r = client()
+        .get(s.url("/dashboard/reset/shoal-r-0123456789012345678901234567890123456789"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert!(r
+        .text()
+        .await
+        .unwrap()
+        .contains("expired or was already used"));
+}
+
+#[tokio::test]
+async fn a_session_made_on_one_replica_works_on_another() {
+    let Some(db) = TempDb::for_test().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let store = shoal_test_support::process::Loc::Url(db.url().to_owned());
+    let a = Server::start_on(&dir.path().join("a"), store.clone(), None);
+    let b = Server::start_on(&dir.path().join("b"), store, None);
+    let cookie = sign_up(&a, "replicas@example.com").await;
+    assert_eq!(
+        session_get(&b, &cookie, "/dashboard/usage").await.status(),
+        StatusCode::OK
+    );
+    // Logged out on A: over on B at once.
+    let r = client()
+        .post(a.url("/dashboard/logout"))
+        .header("cookie", &cookie)
+        .header("origin", &a.base)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert!(r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .contains("Max-Age=0"));
+    let r = session_get(&b, &cookie, "/dashboard/usage").await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(r.headers()["location"], "/dashboard/login");
+    drop((a, b));
+    drop(db);
+}

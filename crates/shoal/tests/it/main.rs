@@ -1,0 +1,14 @@
+//! The `shoal` binary's integration tests, one test binary: each module starts real
+//! `shoal serve` (and `shoal worker`, `shoal admin`) processes with
+//! `shoal_test_support::process` and drives them over HTTP, the worker socket and the admin
+//! command line.
+
+mod api;
+mod browser;
+mod churn;
+mod cluster;
+mod cluster_jobs;
+mod dashboard;
+mod kill;
+mod swarm_step;
+mod worker_socket;
