@@ -137,7 +137,7 @@ fn init_logging(format: LogFormat) {
 /// The gateway's default: one runtime thread per CPU but one, at least one. The spare CPU is
 /// for the store's writer thread (SQLite) and whatever shares the machine; on two CPUs the
 /// second runtime thread mostly woke up to find nothing to take, and every such wake-up sat
-/// in a request's path (BENCHMARKS.md, "one gateway thread").
+/// in a request's path (bench/HISTORY.md, "one gateway thread by default").
 fn serve_threads() -> u16 {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     cpus.saturating_sub(1).clamp(1, 1024) as u16
@@ -148,7 +148,7 @@ fn main() -> ExitCode {
     init_logging(cli.log_format);
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     let threads = cli.runtime_threads.or(match cli.command {
-        // One thread relays ~20k requests a second here (BENCHMARKS.md), and without a
+        // One thread relays ~20k requests a second here (bench/HISTORY.md), and without a
         // second one a job's messages never cross threads on their way through.
         Command::Worker(_) => Some(1),
         Command::Serve(_) => Some(serve_threads()),

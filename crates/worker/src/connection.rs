@@ -524,7 +524,7 @@ async fn run_job(
     let _ = outbox.send(end.clone().into_message(job_id.clone())).await;
     match &end {
         // At debug: the gateway's access log has a line per request already, and at info
-        // this one cost the worker 5-7 % of its throughput (BENCHMARKS.md). Failures stay
+        // this one cost the worker 5-7 % of its throughput (bench/HISTORY.md). Failures stay
         // at warn.
         JobEnd::Done {
             finish_reason,
