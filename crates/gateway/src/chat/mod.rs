@@ -2,5 +2,6 @@
 //! and the relay that runs its job on a worker and answers the client.
 
 pub mod catalog;
+pub mod check;
 pub mod pricing;
 pub mod relay;
