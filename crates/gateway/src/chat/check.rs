@@ -21,6 +21,9 @@ use serde_json::{Map, Value};
 use shoal_protocol::chat::ToolCallDelta;
 use shoal_protocol::worker::{FinishReason, JobRequest};
 
+/// The error code of an answer that failed its check, in a body or a stream's error event.
+pub const ERROR_CODE: &str = "invalid_structured_output";
+
 /// Tool calls one answer may carry (as the relay's accumulator): beyond, deltas are dropped.
 const MAX_TOOL_CALLS: usize = 128;
 
