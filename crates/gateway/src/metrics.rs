@@ -38,6 +38,8 @@ pub struct Metrics {
     pub credits_charged: Counter,
     /// Usage reports cut to the job's bounds, per worker.
     pub usage_clamped: Family<WorkerLabels, Counter>,
+    /// Structured answers that failed the gateway's check (`chat::check`), per worker.
+    pub answers_rejected: Family<WorkerLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -80,9 +82,16 @@ impl Default for Metrics {
             "Usage reports a worker sent beyond the job's bounds (prompt bound, output cap), cut to them",
             usage_clamped.clone(),
         );
+        let answers_rejected = Family::<WorkerLabels, Counter>::default();
+        registry.register(
+            "worker_answers_rejected",
+            "Structured answers (response_format json_object / json_schema, strict tools) a worker sent that did not match what the request asked for",
+            answers_rejected.clone(),
+        );
         Metrics {
             registry: Mutex::new(registry),
             usage_clamped,
+            answers_rejected,
             requests,
             overhead,
             dispatch_wait,
@@ -110,6 +119,14 @@ impl Metrics {
 
     pub fn usage_clamped(&self, worker: u64) {
         self.usage_clamped
+            .get_or_create(&WorkerLabels {
+                worker: format!("wrk_{worker}"),
+            })
+            .inc();
+    }
+
+    pub fn answer_rejected(&self, worker: u64) {
+        self.answers_rejected
             .get_or_create(&WorkerLabels {
                 worker: format!("wrk_{worker}"),
             })

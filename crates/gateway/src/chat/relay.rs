@@ -1,5 +1,7 @@
 //! Running one chat job: dispatch with invisible failover before the first token, then relay
 //! the worker's events to the client (one JSON body, or SSE chunks), then settle the hold.
+//! A structured request's answer is held to its [`Check`]: a whole one that fails is asked of
+//! another worker, a stream that fails ends with an error event.
 //!
 //! The job is driven by its own task, so a client that goes away (the handler's future is
 //! dropped) still gets its job cancelled and its hold settled for what was generated.
@@ -19,6 +21,7 @@ use shoal_store::{Charge, HoldOutcome, HoldRequest};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::chat::check::{self, Check, Fault, Watch};
 use crate::chat::pricing::UsageBounds;
 use crate::http::ApiError;
 use crate::workers::pool::{DispatchError, Job, JobEvent, WorkerId};
@@ -110,22 +113,23 @@ struct Answer {
 /// Dispatch, offering the job to other workers while it fails before its first event. A
 /// worker that takes the job and says nothing is stopped at the deadline or when the client
 /// leaves, so its slot is freed and the request ends.
-async fn start(state: &AppState, ctx: &JobContext, until: &Until) -> Result<Started, NotStarted> {
+async fn start(
+    state: &AppState,
+    ctx: &JobContext,
+    until: &Until,
+    tried: &mut Vec<WorkerId>,
+) -> Result<Started, NotStarted> {
     let (cancel, deadline) = (&until.cancel, until.deadline);
-    let mut tried: Vec<WorkerId> = Vec::new();
-    for _ in 0..MAX_ATTEMPTS {
+    while tried.len() < MAX_ATTEMPTS {
         let dispatched = tokio::select! {
-            d = swarm::dispatch(state, &ctx.model, &ctx.job, &tried) => d,
+            d = swarm::dispatch(state, &ctx.model, &ctx.job, tried) => d,
             _ = cancel.cancelled() => return Err(ApiError::internal().into()),
             _ = tokio::time::sleep_until(deadline) => return Err(ApiError::timeout().into()),
         };
         let mut job = match dispatched {
             Ok(job) => job,
             Err(DispatchError::NoWorker) if tried.is_empty() => {
-                return Err(ApiError::no_worker(
-                    "no worker serving this model is online; retry shortly",
-                )
-                .into())
+                return Err(no_worker(state, ctx).into())
             }
             Err(DispatchError::NoWorker) => break,
             Err(DispatchError::Busy) => {
@@ -167,6 +171,17 @@ async fn start(state: &AppState, ctx: &JobContext, until: &Until) -> Result<Star
         }
     }
     Err(ApiError::no_worker("the workers serving this model failed; retry shortly").into())
+}
+
+/// Why no worker could be given the job at all.
+fn no_worker(state: &AppState, ctx: &JobContext) -> ApiError {
+    if ctx.job.needs_structured_outputs() && swarm::available(state, &ctx.model) {
+        return ApiError::no_worker(
+            "no worker online enforces structured outputs (response_format json_object or \
+             json_schema, strict tools) for this model; retry shortly",
+        );
+    }
+    ApiError::no_worker("no worker serving this model is online; retry shortly")
 }
 
 /// A job that has said something: its first event, and when it was dispatched.
@@ -219,16 +234,19 @@ async fn drive(
         cancel,
         deadline: tokio::time::Instant::from_std(ctx.arrived) + state.config.request_timeout,
     };
-    let started = match start(&state, &ctx, &until).await {
+    // What the answer is held to, when the request asked for a structured one.
+    let check = Check::of(&ctx.job);
+    let mut tried = Vec::new();
+    let started = match start(&state, &ctx, &until, &mut tried).await {
         Ok(started) => started,
         Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
     };
-    let Started {
-        mut job,
-        first,
-        dispatched,
-    } = started;
-    let outcome = if ctx.stream {
+    let (mut job, outcome) = if ctx.stream {
+        let Started {
+            mut job,
+            first,
+            dispatched,
+        } = started;
         let (tx, rx) = mpsc::channel::<Bytes>(64);
         let answer = Answer {
             ready: Ready::Stream(rx),
@@ -237,13 +255,85 @@ async fn drive(
         if ready.send(Ok(answer)).is_err() {
             until.cancel.cancel();
         }
-        relay_stream(&state, &ctx, &mut job, first, tx, &until).await
+        let watch = check.as_ref().map(Watch::new);
+        let outcome = relay_stream(&state, &ctx, &mut job, first, (tx, watch), &until).await;
+        (job, outcome)
     } else {
-        let (outcome, acc) = collect(&state, &ctx, &mut job, first, &until).await;
+        let judged = (check.as_ref(), &mut tried);
+        let collected = match collect_whole(&state, &ctx, &until, started, judged).await {
+            Ok(collected) => collected,
+            Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
+        };
+        let Collected {
+            job,
+            outcome,
+            acc,
+            dispatched,
+        } = collected;
         let _ = ready.send(whole_answer(&ctx, dispatched, &outcome, acc));
-        outcome
+        (job, outcome)
     };
     finish(&state, &ctx, &mut job, outcome).await;
+}
+
+/// A job collected whole, with its outcome.
+struct Collected {
+    job: Job,
+    outcome: Outcome,
+    acc: Accumulator,
+    dispatched: Instant,
+}
+
+/// Collects a whole answer. One that fails its check is the worker's fault, known only at its
+/// end but before anything reached the client: nothing of it is billed, and the job is asked
+/// of another worker, within the request's attempts. The hold stays as it is meanwhile, to be
+/// ended once for the answer the client gets. `judged`: the check, and the workers the
+/// request went to so far.
+async fn collect_whole(
+    state: &AppState,
+    ctx: &JobContext,
+    until: &Until,
+    mut started: Started,
+    (check, tried): (Option<&Check>, &mut Vec<WorkerId>),
+) -> Result<Collected, NotStarted> {
+    loop {
+        let Started {
+            mut job,
+            first,
+            dispatched,
+        } = started;
+        let (outcome, acc) = collect(state, ctx, &mut job, first, until).await;
+        let fault = match (&outcome, check) {
+            (Outcome::Done { finish_reason, .. }, Some(check)) => check
+                .answer(&acc.content, acc.calls(), *finish_reason)
+                .err(),
+            _ => None,
+        };
+        let Some(fault) = fault else {
+            return Ok(Collected {
+                job,
+                outcome,
+                acc,
+                dispatched,
+            });
+        };
+        rejected(state, ctx, job.worker, fault);
+        tried.push(job.worker);
+        started = start(state, ctx, until, tried).await.map_err(|mut n| {
+            if n.error.is_no_worker() {
+                n.error = ApiError::invalid_structured_output();
+            }
+            n
+        })?;
+    }
+}
+
+/// Counts an answer that failed its check against its worker: a metric, the log (the worker's
+/// id and the reason only), and a tab's record.
+fn rejected(state: &AppState, ctx: &JobContext, worker: WorkerId, fault: Fault) {
+    state.metrics.answer_rejected(worker);
+    crate::workers::browser::answer_refused(state, worker);
+    tracing::warn!(request_id = %ctx.request_id, worker_id = worker, reason = fault.as_str(), "a worker's structured answer failed the gateway's check");
 }
 
 /// Reserves the request's largest possible cost.
@@ -297,6 +387,7 @@ fn whole_answer(
             worker_time: dispatched.elapsed(),
         }),
         Outcome::Failed { code, .. } => Err(ApiError::worker_failed(code)),
+        Outcome::Rejected { .. } => Err(ApiError::invalid_structured_output()),
         // The client is gone (nobody reads this) or the deadline passed.
         Outcome::Cancelled { .. } => Err(ApiError::timeout()),
     }
@@ -319,6 +410,10 @@ enum Outcome {
     },
     Failed {
         code: ErrorCode,
+        delivered: u64,
+    },
+    /// A streamed answer that ended but failed its check ([`Check`]): the worker's fault.
+    Rejected {
         delivered: u64,
     },
 }
@@ -465,7 +560,7 @@ async fn relay_stream(
     ctx: &JobContext,
     job: &mut Job,
     first: JobEvent,
-    tx: mpsc::Sender<Bytes>,
+    (tx, mut watch): (mpsc::Sender<Bytes>, Option<Watch<'_>>),
     until: &Until,
 ) -> Outcome {
     let mut chunks = Chunks::new(ctx);
@@ -476,12 +571,26 @@ async fn relay_stream(
                 content,
                 reasoning,
                 tool_calls,
-            } => chunks.delta(content, reasoning, tool_calls),
+            } => {
+                if let Some(w) = &mut watch {
+                    w.see(content.as_deref(), tool_calls.as_deref());
+                }
+                chunks.delta(content, reasoning, tool_calls)
+            }
             JobEvent::Done {
                 finish_reason,
                 usage,
             } => {
                 let usage = bounded(state, ctx, job.worker, usage);
+                if let Some(fault) = watch.and_then(|w| w.verdict(finish_reason).err()) {
+                    // Checked at its end: the stream ends as a failed one instead of finishing.
+                    rejected(state, ctx, job.worker, fault);
+                    let _ = tx
+                        .send(error_event(INVALID_STREAM, check::ERROR_CODE))
+                        .await;
+                    let delivered = usage.completion_tokens;
+                    return Outcome::Rejected { delivered };
+                }
                 let _ = tx.send(chunks.tail(finish_reason, &usage)).await;
                 return Outcome::Done {
                     finish_reason,
@@ -509,6 +618,9 @@ async fn relay_stream(
         };
     }
 }
+
+const INVALID_STREAM: &str = "the answer did not match the requested response_format or strict \
+     tool parameters; only what was delivered is billed";
 
 const FAILED_MID_STREAM: &str =
     "the worker failed mid-stream; the response is incomplete and only what was delivered is billed";
@@ -544,10 +656,11 @@ async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outc
             }))
         }
         // The service failed: only what reached the client is billed (output tokens delivered).
-        Outcome::Failed { delivered, .. } => (delivered > 0).then_some(JobUsage {
-            completion_tokens: delivered,
-            ..Default::default()
-        }),
+        Outcome::Failed { delivered, .. } | Outcome::Rejected { delivered } => (delivered > 0)
+            .then_some(JobUsage {
+                completion_tokens: delivered,
+                ..Default::default()
+            }),
     };
     // A finished job's usage is already within its bounds (the client was told it).
     let charge =
@@ -679,6 +792,11 @@ impl Accumulator {
                 }
             }
         }
+    }
+
+    /// The calls as `(name, arguments)`, for the check.
+    fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
+        (self.tool_calls.iter()).map(|c| (c.function.name.as_str(), c.function.arguments.as_str()))
     }
 
     fn into_completion(

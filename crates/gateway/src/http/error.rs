@@ -185,6 +185,24 @@ impl ApiError {
         )
     }
 
+    /// Every worker asked answered a structured request (a JSON format, a strict tool) with
+    /// something that failed the gateway's check; nothing was billed.
+    pub fn invalid_structured_output() -> Self {
+        Self::new(
+            StatusCode::BAD_GATEWAY,
+            "server_error",
+            crate::chat::check::ERROR_CODE,
+            "the workers' answers did not match the requested response_format or strict tool \
+             parameters; nothing was billed"
+                .into(),
+        )
+    }
+
+    /// Whether this is a 503 for want of a worker.
+    pub fn is_no_worker(&self) -> bool {
+        self.code == "no_worker_available"
+    }
+
     /// An image prompt blocked by the content policy, or an image withheld by the output
     /// check. The message never says which words or what was seen.
     pub fn content_policy_violation(message: impl Into<String>) -> Self {

@@ -344,6 +344,18 @@ impl BrowserConn {
     }
 }
 
+/// Counts a job of worker `worker` whose answer the gateway refused after it ended (a
+/// structured answer that failed its check) against its record, when it is a tab: it is then
+/// offered jobs after tabs with fewer failures.
+pub fn answer_refused(state: &AppState, worker: WorkerId) {
+    let Some(pool) = state.browser.get() else {
+        return;
+    };
+    if state.pool.kind_of(worker) == Some(WorkerKind::Browser) {
+        state.pool.set_preference(worker, pool.failed(worker));
+    }
+}
+
 /// Whether a worker of `kind` may join with `token`: a browser invite admits only browser
 /// tabs, and a tab only when the gateway serves its model file.
 pub fn admits(

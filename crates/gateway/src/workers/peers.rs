@@ -100,6 +100,57 @@ mod tests {
         assert!(pool.available("m"), "a peer's model is available here");
     }
 
+    fn structured_request() -> JobRequest {
+        serde_json::from_value(serde_json::json!({
+            "messages": [{"role": "user", "content": "hi"}], "max_tokens": 4,
+            "response_format": {"type": "json_object"}
+        }))
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_structured_job_goes_only_where_structured_outputs_were_announced() {
+        let pool = Pool::new(Duration::from_millis(50), 8);
+        // An older worker (or a backend without them) here, free; a peer without them.
+        let (_old, mut old_rx) = worker(&pool, WorkerKind::Upstream, 4);
+        let (_peer, mut peer_rx) = peer(&pool, 4);
+        let none = pool.dispatch("m", &structured_request(), &[]).await;
+        assert_eq!(none.err(), Some(DispatchError::NoWorker));
+        assert!(old_rx.try_recv().is_err() && peer_rx.try_recv().is_err());
+        assert!(pool
+            .capabilities("m")
+            .is_some_and(|m| !m.structured_outputs));
+
+        // A peer whose replica has a worker that enforces them takes it; plain jobs still go
+        // to the worker here first.
+        let (tx, mut capable_rx) = mpsc::unbounded_channel();
+        let structured = ServedModel {
+            structured_outputs: true,
+            ..model("m")
+        };
+        let capable = pool.register_peer(structured.clone(), 4, tx);
+        let job = pool
+            .dispatch("m", &structured_request(), &[])
+            .await
+            .unwrap();
+        assert_eq!(job.worker, capable);
+        assert!(matches!(
+            capable_rx.try_recv(),
+            Ok(GatewayMessage::Job { .. })
+        ));
+        assert!(old_rx.try_recv().is_err() && peer_rx.try_recv().is_err());
+        assert!(pool.capabilities("m").is_some_and(|m| m.structured_outputs));
+        let plain = pool.dispatch("m", &request(), &[]).await.unwrap();
+        assert_ne!(plain.worker, capable);
+
+        // What this replica offers others says it only when a worker here announced it.
+        let offered = |pool: &Pool| pool.offers().iter().any(|o| o.model.structured_outputs);
+        assert!(!offered(&pool));
+        let (tx, _rx) = mpsc::unbounded_channel();
+        pool.register(WorkerKind::Native, vec![structured], HashMap::new(), 1, tx);
+        assert!(offered(&pool));
+    }
+
     #[tokio::test]
     async fn a_peer_takes_as_many_jobs_as_it_has_free_slots() {
         let pool = Pool::new(Duration::from_millis(50), 8);

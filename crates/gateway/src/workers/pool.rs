@@ -9,8 +9,10 @@
 //! A job's events come back on a channel owned by the request that dispatched it. Whatever
 //! ends a job — `done`, `image`, `error`, the worker vanishing — frees its slot exactly once.
 //!
-//! Chat jobs go only to text workers serving the model; image jobs (`dispatch_image`) only to
-//! workers of kind `image`, whichever image model they announced.
+//! Chat jobs go only to text workers serving the model, and a job that needs structured outputs
+//! (`JobRequest::needs_structured_outputs`) only to those that announced `structured_outputs`
+//! for it: to the rest it is as if the model were not served. Image jobs (`dispatch_image`) go
+//! only to workers of kind `image`, whichever image model they announced.
 //!
 //! A peer is another replica's workers for one model, as this replica sees them (`shoal-cluster`
 //! registers and feeds them): its outbox leads to that replica, which runs the job on a worker
@@ -156,6 +158,16 @@ impl Worker {
             && !self.retiring
             && self.models.iter().any(|m| m.id == model)
     }
+    /// Serves `model` and can honour `request`: a job that needs structured outputs goes only
+    /// to a worker that announced them for that model.
+    fn can_run(&self, model: &str, request: &JobRequest) -> bool {
+        self.serves(model)
+            && (!request.needs_structured_outputs()
+                || self
+                    .models
+                    .iter()
+                    .any(|m| m.id == model && m.structured_outputs))
+    }
     fn renders_images(&self) -> bool {
         self.kind == WorkerKind::Image && !self.retiring
     }
@@ -293,8 +305,14 @@ impl Pool {
             f.tools |= m.tools;
             f.vision |= m.vision;
             f.reasoning |= m.reasoning;
+            f.structured_outputs |= m.structured_outputs;
         }
         found
+    }
+
+    /// The kind of worker `id`, while it is connected (a peer reads as `upstream`).
+    pub fn kind_of(&self, id: WorkerId) -> Option<WorkerKind> {
+        self.lock().workers.get(&id).map(|w| w.kind)
     }
 
     pub fn connected(&self) -> usize {
@@ -366,7 +384,8 @@ impl Pool {
         }
     }
 
-    /// Sends a job to the least-loaded worker serving `model` that has a free slot, skipping
+    /// Sends a job to the least-loaded worker serving `model` that has a free slot (and
+    /// announced structured outputs for it, when the job needs them), skipping
     /// `exclude` (workers that already failed this request), waiting for a slot if needed.
     pub async fn dispatch(
         &self,
@@ -471,7 +490,7 @@ impl Pool {
         reach: Reach,
     ) -> Result<Job, DispatchError> {
         let mut state = self.lock();
-        let worker_id = pick(&state, |w| w.serves(model), exclude, reach)?;
+        let worker_id = pick(&state, |w| w.can_run(model, request), exclude, reach)?;
         let job_id = format!("job_{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         // Unbounded, so that a worker's reader never waits on one slow client: bounded by what
         // the worker sends for this job (an honest one a delta per token, within the job's
@@ -757,7 +776,7 @@ fn hand_to(
     prelude: GatewayMessage,
     sink: ChatSink,
 ) -> Result<(), (DispatchError, ChatSink)> {
-    let Some(worker) = state.workers.get_mut(&id).filter(|w| w.serves(model)) else {
+    let Some(worker) = (state.workers.get_mut(&id)).filter(|w| w.can_run(model, request)) else {
         return Err((DispatchError::NoWorker, sink));
     };
     if !worker.free() {
@@ -863,7 +882,8 @@ fn least_loaded(
 /// What this replica's own workers offer for one model, as other replicas are told.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Offer {
-    /// The model with the capabilities of its workers here (OR over them).
+    /// The model with the capabilities of its workers here (OR over them: a job sent on for
+    /// a capability runs there only on a worker that has it, as everywhere).
     pub model: ServedModel,
     /// Free slots over the workers serving it (a worker serving several models counts for each).
     pub free: u32,
@@ -956,6 +976,7 @@ impl Pool {
                         o.model.tools |= m.tools;
                         o.model.vision |= m.vision;
                         o.model.reasoning |= m.reasoning;
+                        o.model.structured_outputs |= m.structured_outputs;
                     }
                     None => offers.push(Offer {
                         model: m.clone(),

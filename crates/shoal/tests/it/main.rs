@@ -10,5 +10,6 @@ mod cluster;
 mod cluster_jobs;
 mod dashboard;
 mod kill;
+mod structured;
 mod swarm_step;
 mod worker_socket;

@@ -612,6 +612,13 @@ pub async fn dispatch(
     if model != MODEL {
         return state.pool.dispatch(model, request, exclude).await;
     }
+    // The entry is handed the job only when it announced what the job needs (`Pool::dispatch_to`);
+    // when no node nor peer did, no chain is worth waiting for.
+    if request.needs_structured_outputs()
+        && !(state.pool.capabilities(MODEL)).is_some_and(|m| m.structured_outputs)
+    {
+        return Err(DispatchError::NoWorker);
+    }
     match state.swarm.open(&state.pool, request, exclude) {
         Err(_) if state.pool.peers_serve(MODEL) => {
             (state.pool.dispatch_to_peers(MODEL, request, exclude)).await
