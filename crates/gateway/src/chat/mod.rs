@@ -4,3 +4,4 @@
 pub mod catalog;
 pub mod pricing;
 pub mod relay;
+pub mod shape;

@@ -45,10 +45,18 @@ pub struct ResponsesRequest {
     #[cfg_attr(feature = "openapi", schema(exclusive_minimum = 0, maximum = 1))]
     pub top_p: Option<f64>,
     /// `text.format`: plain text (the default), `json_object` or `json_schema`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub text: Option<TextConfig>,
     /// `reasoning.effort` is passed to the model like chat's `reasoning_effort`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub reasoning: Option<ReasoningConfig>,
     /// Echoed in the response; never sent to a worker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,6 +100,7 @@ pub struct ResponsesRequest {
     pub prompt: Option<Value>,
     /// Only 0 is accepted: workers do not return log-probabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 0, maximum = 4_294_967_295_u64))]
     pub top_logprobs: Option<u32>,
 }
 
