@@ -41,7 +41,7 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
         (status = 200, description = "The message (`stream` false) or its events (`stream` true); `usage` holds the token counts billed",
             content(
                 (Message = "application/json"),
-                (String = "text/event-stream"),
+                (Object = "text/event-stream"),
             )),
         (status = 400, description = "The request is invalid (`invalid_request_error`)", body = MessagesErrorBody),
         (status = 401, description = "Missing, malformed or revoked API key (`authentication_error`)", body = MessagesErrorBody),

@@ -33,7 +33,7 @@ use crate::AppState;
         (status = 200, description = "The response (`stream` false) or its events (`stream` true); `usage` holds the token counts billed",
             content(
                 (ResponseObject = "application/json"),
-                (String = "text/event-stream"),
+                (Object = "text/event-stream"),
             )),
         (status = 400, description = "The request is invalid; `param` names the field", body = ErrorBody),
         (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
