@@ -296,12 +296,14 @@ def test_openapi_document_is_served_without_a_key(gateway):
     assert doc["openapi"].startswith("3.1")
     assert doc["servers"][0]["url"] == "/api/v1"
     assert set(doc["paths"]) == {"/models", "/models/{id}", "/balance", "/chat/completions", "/deposits",
-                                 "/images/generations", "/openapi.json"}
+                                 "/images/generations", "/openapi.json", "/responses", "/responses/{id}",
+                                 "/messages", "/messages/count_tokens"}
     assert doc["components"]["securitySchemes"]["bearer"] == {
         "type": "http", "scheme": "bearer", "description": doc["components"]["securitySchemes"]["bearer"]["description"]}
     chat = doc["paths"]["/chat/completions"]["post"]
     assert chat["security"] == [{"bearer": []}]
     assert {"400", "401", "402", "404", "429", "503"} <= set(chat["responses"])
     for name in ["ChatCompletionRequest", "ChatCompletion", "ErrorBody", "ModelEntry", "BalanceResponse",
-                 "DepositsResponse"]:
+                 "DepositsResponse", "ResponsesRequest", "Response", "MessagesRequest", "Message",
+                 "MessagesErrorBody", "TokenCount"]:
         assert name in doc["components"]["schemas"], name

@@ -21,7 +21,6 @@ import pytest
 from harness import E2E_DIR, credits_for, one_request, settled
 from upstream import THINKING, count_prompt_tokens, tool_arguments
 
-pytestmark = pytest.mark.skip(reason="routes not yet wired: /api/v1/messages lands with issue 29's gateway step")
 
 LARGE = "large-27b-uncensored"
 THINK = "large-27b-uncensored-think"

@@ -39,6 +39,9 @@ pub enum Failure {
     Worker(ErrorCode),
     /// The request ran past the gateway's time limit.
     Timeout,
+    /// The answer failed the gateway's check of a structured request (its `response_format`
+    /// or a strict tool's parameters): the worker's fault, known at the answer's end.
+    Rejected,
 }
 
 impl Failure {
@@ -51,6 +54,9 @@ impl Failure {
             ),
             Failure::Timeout => "the request ran past the gateway's time limit; the response \
                                  is incomplete and only what was delivered is billed"
+                .to_owned(),
+            Failure::Rejected => "the answer did not match the requested response_format or \
+                                  strict tool parameters; only what was delivered is billed"
                 .to_owned(),
         }
     }

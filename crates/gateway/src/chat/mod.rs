@@ -6,3 +6,4 @@ pub mod catalog;
 pub mod check;
 pub mod pricing;
 pub mod relay;
+pub mod shape;

@@ -1,5 +1,6 @@
 //! Running one chat job: dispatch with invisible failover before the first token, then relay
-//! the worker's events to the client (one JSON body, or SSE chunks), then settle the hold.
+//! the worker's events to the client (one JSON body, or SSE events, in the route's [`Shape`]),
+//! then settle the hold.
 //! A structured request's answer is held to its [`Check`]: a whole one that fails is asked of
 //! another worker, a stream that fails ends with an error event.
 //!
@@ -11,18 +12,15 @@ use std::time::{Duration, Instant};
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use shoal_protocol::chat::{
-    ChatCompletion, ChatCompletionChunk, Delta, FunctionCall, ResponseMessage, Role, ToolCall,
-    ToolCallDelta, ToolType, Usage,
-};
-use shoal_protocol::error::ErrorBody;
+use shoal_protocol::answer::{Failure, Piece};
 use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage};
 use shoal_store::{Charge, HoldOutcome, HoldRequest};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::chat::check::{self, Check, Fault, Watch};
+use crate::chat::check::{Check, Fault, Watch};
 use crate::chat::pricing::UsageBounds;
+use crate::chat::shape::{Shape, Whole};
 use crate::http::ApiError;
 use crate::workers::pool::{DispatchError, Job, JobEvent, WorkerId};
 use crate::workers::swarm;
@@ -30,8 +28,6 @@ use crate::{now_ms, AppState};
 
 /// How many workers a request is offered to before it gives up.
 const MAX_ATTEMPTS: usize = 3;
-/// Tool calls one response may carry; deltas with a larger index are dropped.
-const MAX_TOOL_CALLS: usize = 128;
 /// How long a cancelled job's worker gets to report its final usage.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
@@ -43,22 +39,21 @@ pub struct JobContext {
     /// The hold to take before dispatch (its request id is `request_id`).
     pub hold: HoldRequest,
     pub model: String,
-    pub created: i64,
     pub stream: bool,
-    pub include_usage: bool,
     /// What the worker's usage report is held to.
     pub bounds: UsageBounds,
     pub job: JobRequest,
 }
 
-/// Holds, dispatches the job and answers the client; a hold once taken is always ended.
-pub async fn run(state: AppState, ctx: JobContext) -> Response {
+/// Holds, dispatches the job and answers the client in `shape`; a hold once taken is always
+/// ended.
+pub async fn run(state: AppState, ctx: JobContext, shape: Box<dyn Shape>) -> Response {
     let cancel = CancellationToken::new();
     // Dropped with the handler's future when the client goes away.
     let guard = cancel.clone().drop_guard();
     let (ready_tx, ready_rx) = oneshot::channel::<Result<Answer, ApiError>>();
     let arrived = ctx.arrived;
-    tokio::spawn(drive(state.clone(), ctx, cancel, ready_tx));
+    tokio::spawn(drive(state.clone(), ctx, shape, cancel, ready_tx));
     let answer = ready_rx.await;
     if let Ok(Ok(a)) = &answer {
         let overhead = arrived.elapsed().saturating_sub(a.worker_time);
@@ -220,6 +215,7 @@ fn worker_refused(code: &ErrorCode) -> ApiError {
 async fn drive(
     state: AppState,
     ctx: JobContext,
+    mut shape: Box<dyn Shape>,
     cancel: CancellationToken,
     ready: oneshot::Sender<Result<Answer, ApiError>>,
 ) {
@@ -255,8 +251,14 @@ async fn drive(
         if ready.send(Ok(answer)).is_err() {
             until.cancel.cancel();
         }
+        let relay = Relay {
+            state: &state,
+            ctx: &ctx,
+            tx,
+            until: &until,
+        };
         let watch = check.as_ref().map(Watch::new);
-        let outcome = relay_stream(&state, &ctx, &mut job, first, (tx, watch), &until).await;
+        let outcome = relay.stream(&mut job, first, watch, shape.as_mut()).await;
         (job, outcome)
     } else {
         let judged = (check.as_ref(), &mut tried);
@@ -270,7 +272,7 @@ async fn drive(
             acc,
             dispatched,
         } = collected;
-        let _ = ready.send(whole_answer(&ctx, dispatched, &outcome, acc));
+        let _ = ready.send(whole_answer(dispatched, &outcome, acc, shape.as_mut()));
         (job, outcome)
     };
     finish(&state, &ctx, &mut job, outcome).await;
@@ -280,7 +282,7 @@ async fn drive(
 struct Collected {
     job: Job,
     outcome: Outcome,
-    acc: Accumulator,
+    acc: Whole,
     dispatched: Instant,
 }
 
@@ -371,21 +373,28 @@ async fn give_up(
     void(state, &ctx.request_id).await;
 }
 
-/// The JSON answer for a job collected whole: the completion, or the error it ended with.
+/// The JSON answer for a job collected whole: the route's body, or the error it ended with.
 fn whole_answer(
-    ctx: &JobContext,
     dispatched: Instant,
     outcome: &Outcome,
-    acc: Accumulator,
+    acc: Whole,
+    shape: &mut dyn Shape,
 ) -> Result<Answer, ApiError> {
     match outcome {
         Outcome::Done {
             finish_reason,
             usage,
-        } => Ok(Answer {
-            ready: Ready::Whole(acc.into_completion(ctx, finish_reason, usage)),
-            worker_time: dispatched.elapsed(),
-        }),
+        } => {
+            shape.push(acc.into_piece());
+            shape.push(Piece::Done {
+                finish_reason: *finish_reason,
+                usage: (*usage).into(),
+            });
+            Ok(Answer {
+                ready: Ready::Whole(shape.body()),
+                worker_time: dispatched.elapsed(),
+            })
+        }
         Outcome::Failed { code, .. } => Err(ApiError::worker_failed(code)),
         Outcome::Rejected { .. } => Err(ApiError::invalid_structured_output()),
         // The client is gone (nobody reads this) or the deadline passed.
@@ -434,8 +443,8 @@ async fn collect(
     job: &mut Job,
     first: JobEvent,
     until: &Until,
-) -> (Outcome, Accumulator) {
-    let mut acc = Accumulator::default();
+) -> (Outcome, Whole) {
+    let mut acc = Whole::default();
     let mut event = first;
     loop {
         match event {
@@ -464,183 +473,134 @@ async fn collect(
     }
 }
 
-fn sse(json: &impl serde::Serialize) -> Bytes {
-    let mut buf = Vec::with_capacity(256);
-    buf.extend_from_slice(b"data: ");
-    serde_json::to_writer(&mut buf, json).expect("chunks serialize");
-    buf.extend_from_slice(b"\n\n");
-    Bytes::from(buf)
-}
-
-/// The SSE event that ends a stream that cannot complete, in the one error shape.
-fn error_event(message: &str, code: &str) -> Bytes {
-    sse(&ErrorBody::new(message, "server_error", code))
-}
-
-/// The chunks of one streamed answer, and how many deltas the client was sent (billed when
-/// the worker cannot report its usage).
-struct Chunks<'a> {
-    ctx: &'a JobContext,
-    sent_role: bool,
-    delivered: u64,
-}
-
-impl<'a> Chunks<'a> {
-    fn new(ctx: &'a JobContext) -> Self {
-        Chunks {
-            ctx,
-            sent_role: false,
-            delivered: 0,
-        }
-    }
-
-    fn chunk(&self, delta: Delta, finish_reason: Option<FinishReason>) -> Bytes {
-        let ctx = self.ctx;
-        sse(&ChatCompletionChunk::delta(
-            ctx.request_id.as_str(),
-            ctx.created,
-            ctx.model.as_str(),
-            delta,
-            finish_reason,
-        ))
-    }
-
-    /// One delta's chunk; the first of the stream carries the role.
-    fn delta(
-        &mut self,
-        content: Option<String>,
-        reasoning: Option<String>,
-        tool_calls: Option<Vec<ToolCallDelta>>,
-    ) -> Bytes {
-        let role = (!self.sent_role).then_some(Role::Assistant);
-        self.sent_role = true;
-        self.delivered += 1;
-        let delta = Delta {
-            role,
+/// A worker's event as a piece of the answer; a finished job's usage is held to its bounds.
+fn piece(state: &AppState, ctx: &JobContext, worker: WorkerId, event: JobEvent) -> Piece {
+    match event {
+        JobEvent::Delta {
             content,
-            reasoning_content: reasoning,
+            reasoning,
             tool_calls,
-        };
-        self.chunk(delta, None)
-    }
-
-    /// The end of a finished stream: the role if no delta carried it, the finish reason, the
-    /// usage when the caller asked for it, then `[DONE]`.
-    fn tail(&self, finish_reason: FinishReason, usage: &JobUsage) -> Bytes {
-        let mut tail = Vec::new();
-        if !self.sent_role {
-            let opening = Delta {
-                role: Some(Role::Assistant),
-                content: Some(String::new()),
-                ..Default::default()
-            };
-            tail.extend_from_slice(&self.chunk(opening, None));
-        }
-        tail.extend_from_slice(&self.chunk(Delta::default(), Some(finish_reason)));
-        if self.ctx.include_usage {
-            let ctx = self.ctx;
-            let usage = usage_block(usage);
-            let last = ChatCompletionChunk::usage_only(
-                ctx.request_id.as_str(),
-                ctx.created,
-                ctx.model.as_str(),
-                usage,
-            );
-            tail.extend_from_slice(&sse(&last));
-        }
-        tail.extend_from_slice(b"data: [DONE]\n\n");
-        Bytes::from(tail)
+        } => Piece::Delta {
+            content,
+            reasoning,
+            tool_calls,
+        },
+        JobEvent::Done {
+            finish_reason,
+            usage,
+        } => Piece::Done {
+            finish_reason,
+            usage: bounded(state, ctx, worker, usage).into(),
+        },
+        JobEvent::Failed { code, .. } => Piece::Failed(Failure::Worker(code)),
     }
 }
 
-/// Relays the job's events to the client as SSE chunks until it ends, fails, or the client
-/// stops reading.
-async fn relay_stream(
-    state: &AppState,
-    ctx: &JobContext,
-    job: &mut Job,
-    first: JobEvent,
-    (tx, mut watch): (mpsc::Sender<Bytes>, Option<Watch<'_>>),
-    until: &Until,
-) -> Outcome {
-    let mut chunks = Chunks::new(ctx);
-    let mut event = first;
-    loop {
-        let frame = match event {
-            JobEvent::Delta {
-                content,
-                reasoning,
-                tool_calls,
-            } => {
-                if let Some(w) = &mut watch {
-                    w.see(content.as_deref(), tool_calls.as_deref());
+/// A streamed answer on its way to the client.
+struct Relay<'a> {
+    state: &'a AppState,
+    ctx: &'a JobContext,
+    tx: mpsc::Sender<Bytes>,
+    until: &'a Until,
+}
+
+impl Relay<'_> {
+    /// Relays the job's pieces to the client in `shape` until it ends, fails, or the client
+    /// stops reading; a structured answer is watched and judged at its end. `delivered`
+    /// counts the deltas sent (billed when the worker cannot report its usage).
+    async fn stream(
+        &self,
+        job: &mut Job,
+        first: JobEvent,
+        mut watch: Option<Watch<'_>>,
+        shape: &mut dyn Shape,
+    ) -> Outcome {
+        let mut delivered = 0;
+        let opening = shape.open();
+        if !opening.is_empty() && !self.send(opening).await {
+            return Outcome::Cancelled { delivered };
+        }
+        let mut event = first;
+        loop {
+            let piece = piece(self.state, self.ctx, job.worker, event);
+            match &piece {
+                Piece::Delta {
+                    content,
+                    tool_calls,
+                    ..
+                } => {
+                    if let Some(w) = &mut watch {
+                        w.see(content.as_deref(), tool_calls.as_deref());
+                    }
                 }
-                chunks.delta(content, reasoning, tool_calls)
-            }
-            JobEvent::Done {
-                finish_reason,
-                usage,
-            } => {
-                let usage = bounded(state, ctx, job.worker, usage);
-                if let Some(fault) = watch.and_then(|w| w.verdict(finish_reason).err()) {
-                    // Checked at its end: the stream ends as a failed one instead of finishing.
-                    rejected(state, ctx, job.worker, fault);
-                    let _ = tx
-                        .send(error_event(INVALID_STREAM, check::ERROR_CODE))
-                        .await;
-                    let delivered = usage.completion_tokens;
-                    return Outcome::Rejected { delivered };
-                }
-                let _ = tx.send(chunks.tail(finish_reason, &usage)).await;
-                return Outcome::Done {
+                Piece::Done {
                     finish_reason,
                     usage,
-                };
+                } => {
+                    let verdict = watch.take().map(|w| w.verdict(*finish_reason));
+                    if let Some(Err(fault)) = verdict {
+                        // Checked at its end: the stream ends as a failed one instead.
+                        rejected(self.state, self.ctx, job.worker, fault);
+                        let end = shape.push(Piece::Failed(Failure::Rejected));
+                        let _ = self.tx.send(Bytes::from(end)).await;
+                        let delivered = usage.output_tokens;
+                        return Outcome::Rejected { delivered };
+                    }
+                    let done = Outcome::Done {
+                        finish_reason: *finish_reason,
+                        usage: JobUsage {
+                            prompt_tokens: usage.input_tokens,
+                            completion_tokens: usage.output_tokens,
+                            reasoning_tokens: usage.reasoning_tokens,
+                        },
+                    };
+                    let _ = self.tx.send(Bytes::from(shape.push(piece))).await;
+                    return done;
+                }
+                Piece::Failed(Failure::Worker(code)) => {
+                    let failed = Outcome::Failed {
+                        code: *code,
+                        delivered,
+                    };
+                    let _ = self.tx.send(Bytes::from(shape.push(piece))).await;
+                    return failed;
+                }
+                Piece::Failed(_) => unreachable!("a worker's event is never a gateway's failure"),
             }
-            JobEvent::Failed { code, .. } => {
-                let _ = tx.send(error_event(FAILED_MID_STREAM, code.as_str())).await;
-                let delivered = chunks.delivered;
-                return Outcome::Failed { code, delivered };
+            delivered += 1;
+            if !self.send(shape.push(piece)).await {
+                return Outcome::Cancelled { delivered };
             }
-        };
-        let cancelled = Outcome::Cancelled {
-            delivered: chunks.delivered,
-        };
-        tokio::select! {
-            sent = tx.send(frame) => if sent.is_err() {
-                return cancelled;
-            },
-            _ = tx.closed() => return cancelled,
+            event = match self.next(job, shape).await {
+                Some(e) => e,
+                None => return Outcome::Cancelled { delivered },
+            };
         }
-        event = match next_streamed(job, &tx, until).await {
-            Some(e) => e,
-            None => return cancelled,
-        };
     }
-}
 
-const INVALID_STREAM: &str = "the answer did not match the requested response_format or strict \
-     tool parameters; only what was delivered is billed";
+    /// False when the client stopped reading.
+    async fn send(&self, frame: Vec<u8>) -> bool {
+        tokio::select! {
+            sent = self.tx.send(Bytes::from(frame)) => sent.is_ok(),
+            _ = self.tx.closed() => false,
+        }
+    }
 
-const FAILED_MID_STREAM: &str =
-    "the worker failed mid-stream; the response is incomplete and only what was delivered is billed";
-
-/// The job's next event for a stream; `None` when the client left or the time ran out (the
-/// client is then told, if it still reads).
-async fn next_streamed(job: &mut Job, tx: &mpsc::Sender<Bytes>, until: &Until) -> Option<JobEvent> {
-    tokio::select! {
-        ev = next_event(job, until) => {
-            if ev.is_none() && !until.cancel.is_cancelled() {
-                // The deadline passed: say so, or the stream would end like a dropped
-                // connection. Never blocks on a client that stopped reading.
-                let _ = tx.try_send(error_event(
-                    "the request ran past the gateway's time limit; the response is incomplete and only what was delivered is billed",
-                    "timeout",
-                ));
-            }
-            ev
-        },
-        _ = tx.closed() => None,
+    /// The job's next event; `None` when the client left or the time ran out (the client is
+    /// then told, if it still reads).
+    async fn next(&self, job: &mut Job, shape: &mut dyn Shape) -> Option<JobEvent> {
+        tokio::select! {
+            ev = next_event(job, self.until) => {
+                if ev.is_none() && !self.until.cancel.is_cancelled() {
+                    // The deadline passed: say so, or the stream would end like a dropped
+                    // connection. Never blocks on a client that stopped reading.
+                    let timeout = shape.push(Piece::Failed(Failure::Timeout));
+                    let _ = self.tx.try_send(Bytes::from(timeout));
+                }
+                ev
+            },
+            _ = self.tx.closed() => None,
+        }
     }
 }
 
@@ -731,99 +691,5 @@ fn charge_for(card: &shoal_store::money::RateCard, usage: &JobUsage) -> Charge {
         output_tokens: output,
         reasoning_tokens: i64::try_from(usage.reasoning_tokens).unwrap_or(i64::MAX),
         credits: card.credits(input, output),
-    }
-}
-
-fn usage_block(u: &JobUsage) -> Usage {
-    Usage::new(
-        u.prompt_tokens,
-        u.completion_tokens,
-        Some(u.reasoning_tokens),
-    )
-}
-
-/// Builds a whole response out of deltas.
-#[derive(Default)]
-struct Accumulator {
-    content: String,
-    reasoning: String,
-    tool_calls: Vec<ToolCall>,
-}
-
-impl Accumulator {
-    fn add(
-        &mut self,
-        content: Option<String>,
-        reasoning: Option<String>,
-        tool_calls: Option<Vec<ToolCallDelta>>,
-    ) {
-        if let Some(c) = content {
-            self.content.push_str(&c);
-        }
-        if let Some(r) = reasoning {
-            self.reasoning.push_str(&r);
-        }
-        for d in tool_calls.into_iter().flatten() {
-            let i = d.index as usize;
-            if i >= MAX_TOOL_CALLS {
-                // A worker can't make the gateway allocate without bound.
-                continue;
-            }
-            while self.tool_calls.len() <= i {
-                self.tool_calls.push(ToolCall {
-                    id: String::new(),
-                    r#type: ToolType::Function,
-                    function: FunctionCall {
-                        name: String::new(),
-                        arguments: String::new(),
-                    },
-                });
-            }
-            let call = &mut self.tool_calls[i];
-            if let Some(id) = d.id {
-                call.id = id;
-            }
-            if let Some(f) = d.function {
-                if let Some(name) = f.name {
-                    call.function.name.push_str(&name);
-                }
-                if let Some(args) = f.arguments {
-                    call.function.arguments.push_str(&args);
-                }
-            }
-        }
-    }
-
-    /// The calls as `(name, arguments)`, for the check.
-    fn calls(&self) -> impl Iterator<Item = (&str, &str)> {
-        (self.tool_calls.iter()).map(|c| (c.function.name.as_str(), c.function.arguments.as_str()))
-    }
-
-    fn into_completion(
-        self,
-        ctx: &JobContext,
-        finish_reason: &FinishReason,
-        usage: &JobUsage,
-    ) -> Vec<u8> {
-        let has_tools = !self.tool_calls.is_empty();
-        let content = if self.content.is_empty() && has_tools {
-            None
-        } else {
-            Some(self.content)
-        };
-        let message = ResponseMessage::assistant(
-            content,
-            has_tools.then_some(self.tool_calls),
-            (!self.reasoning.is_empty()).then_some(self.reasoning),
-        );
-        let completion = ChatCompletion::new(
-            ctx.request_id.as_str(),
-            ctx.created,
-            ctx.model.as_str(),
-            message,
-            *finish_reason,
-            usage_block(usage),
-        );
-        serde_json::to_vec(&completion).expect("completions serialize")
     }
 }

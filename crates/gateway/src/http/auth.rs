@@ -1,6 +1,6 @@
 //! Authentication and rate limiting for `/api/v1`: one middleware, run before every handler.
 //!
-//! Bearer key → account (hash lookup, positive answers cached for `auth_cache`), then the
+//! Bearer key (or `x-api-key`) → account (hash lookup, positive answers cached for `auth_cache`), then the
 //! key's rate limit. Every response to an authenticated caller carries the rate-limit headers.
 
 use std::collections::HashMap;
@@ -71,12 +71,24 @@ impl KeyCache {
     }
 }
 
-fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
-    let value = headers.get(header::AUTHORIZATION).ok_or_else(|| {
-        ApiError::unauthorized(
+/// The key a request presents: `Authorization: Bearer <key>`, or `x-api-key: <key>` (what
+/// Anthropic's clients send; they may send either).
+fn presented_key(headers: &HeaderMap) -> Result<&str, ApiError> {
+    match (headers.get(header::AUTHORIZATION), headers.get(X_API_KEY)) {
+        (Some(value), _) => bearer(value),
+        (None, Some(value)) => value
+            .to_str()
+            .map(str::trim)
+            .map_err(|_| ApiError::unauthorized("malformed x-api-key header")),
+        (None, None) => Err(ApiError::unauthorized(
             "missing API key: send it as the header `Authorization: Bearer sk-shoal-…`",
-        )
-    })?;
+        )),
+    }
+}
+
+const X_API_KEY: &str = "x-api-key";
+
+fn bearer(value: &HeaderValue) -> Result<&str, ApiError> {
     let value = value
         .to_str()
         .map_err(|_| ApiError::unauthorized("malformed Authorization header"))?;
@@ -123,7 +135,7 @@ fn set_rate_headers(headers: &mut HeaderMap, d: &Decision) {
 }
 
 pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let principal = match bearer(req.headers()) {
+    let principal = match presented_key(req.headers()) {
         Ok(presented) => verify(&state, presented).await,
         Err(e) => Err(e),
     };

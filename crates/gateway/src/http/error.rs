@@ -112,6 +112,18 @@ impl ApiError {
         .with_param("model")
     }
 
+    /// 404 for `GET /responses/{id}`: the Responses API here is stateless.
+    pub fn response_not_stored() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "invalid_request_error",
+            "not_found",
+            "responses are not stored: this service is stateless; send the whole conversation \
+             in `input` instead of referring to an earlier response"
+                .into(),
+        )
+    }
+
     pub fn route_not_found() -> Self {
         Self::new(
             StatusCode::NOT_FOUND,

@@ -18,7 +18,7 @@ pub use openapi::ChatStreamEvent;
 use std::future::Future;
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::middleware::from_fn_with_state;
+use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
@@ -81,15 +81,28 @@ fn api_v1(state: &AppState, extra: OpenApiRouter<AppState>) -> Router<AppState> 
         .routes(routes!(api::retrieve_model))
         .routes(routes!(api::balance))
         .routes(routes!(api::chat_completions))
+        .routes(routes!(api::responses::create_response))
+        .routes(routes!(api::responses::retrieve_response))
         .merge(extra)
         .routes(routes!(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .merge(messages_api(state))
         .routes(routes!(openapi::openapi_json))
         .split_for_parts();
     v1.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(Extension(openapi::Rendered::new(&doc)))
         .layer(cors::layer(&state.config.cors_origins))
+}
+
+/// The Anthropic Messages routes: behind the same key check, with every error (the key
+/// check's included) in Anthropic's shape.
+fn messages_api(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(api::messages::create_message))
+        .routes(routes!(api::messages::count_tokens))
+        .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
+        .layer(map_response(api::messages::anthropic_errors))
 }
 
 /// The whole HTTP surface: the gateway's own routes and those other crates add.

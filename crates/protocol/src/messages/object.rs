@@ -177,7 +177,7 @@ impl MessagesErrorType {
             Failure::Worker(ErrorCode::WorkerBusy | ErrorCode::WorkerShuttingDown) => {
                 Self::OverloadedError
             }
-            Failure::Worker(_) => Self::ApiError,
+            Failure::Worker(_) | Failure::Rejected => Self::ApiError,
         }
     }
 }

@@ -43,6 +43,7 @@ pub struct MessagesRequest {
     pub top_p: Option<f64>,
     /// Refused: the workers' sampling has no top-k setting the chat path can pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 0, maximum = 4_294_967_295_u64))]
     pub top_k: Option<u32>,
     /// Custom tools only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,13 +52,25 @@ pub struct MessagesRequest {
     pub tool_choice: Option<MessagesToolChoice>,
     /// Accepted; whether a model thinks is its own (the `-think` model does), and
     /// `budget_tokens` is not enforced: `max_tokens` bounds thinking and answer together.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub thinking: Option<ThinkingConfig>,
     /// `effort` (as chat's `reasoning_effort`) and `format` (as chat's `response_format`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub output_config: Option<OutputConfig>,
     /// `user_id` is accepted and never sent to a worker.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub metadata: Option<Metadata>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<bool>,
@@ -352,6 +365,7 @@ pub struct ThinkingConfig {
     #[serde(rename = "type")]
     pub kind: ThinkingKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 0, maximum = 4_294_967_295_u64))]
     pub budget_tokens: Option<u32>,
 }
 

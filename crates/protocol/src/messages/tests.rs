@@ -89,6 +89,9 @@ fn refused_bodies_name_their_field() {
             "max_tokens",
         ),
         (with(json!({"max_tokens": 0})), "max_tokens"),
+        // serde would read a struct from an array; an object field must be an object.
+        (with(json!({"thinking": ["enabled", 1024]})), "thinking"),
+        (with(json!({"metadata": ["someone"]})), "metadata"),
         (json!({"model": "m", "max_tokens": 5}), "messages"),
         (turns(json!([])), "messages"),
         (

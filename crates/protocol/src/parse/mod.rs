@@ -121,6 +121,32 @@ pub fn parse_chat_request(body: &[u8]) -> Result<ChatCompletionRequest, InvalidR
 /// A request body read as `T`: a JSON object (a leading UTF-8 byte-order mark skipped), every
 /// failure described in `vocab`'s words without a value from the body. Shapes only: the
 /// caller applies its semantic rules.
+/// An optional field the API documents as an object: serde would also read a struct from an
+/// array (`"text": [null, null]`), which no client means. `null` is the field left out.
+pub(crate) fn object<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    struct ObjectOnly<T>(std::marker::PhantomData<T>);
+    impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for ObjectOnly<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+    }
+    deserializer.deserialize_any(ObjectOnly(std::marker::PhantomData))
+}
+
 pub(crate) fn parse_body<T: DeserializeOwned>(
     body: &[u8],
     vocab: &Vocabulary,

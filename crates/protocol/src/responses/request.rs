@@ -45,10 +45,18 @@ pub struct ResponsesRequest {
     #[cfg_attr(feature = "openapi", schema(exclusive_minimum = 0, maximum = 1))]
     pub top_p: Option<f64>,
     /// `text.format`: plain text (the default), `json_object` or `json_schema`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub text: Option<TextConfig>,
     /// `reasoning.effort` is passed to the model like chat's `reasoning_effort`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::parse::object"
+    )]
     pub reasoning: Option<ReasoningConfig>,
     /// Echoed in the response; never sent to a worker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,6 +100,7 @@ pub struct ResponsesRequest {
     pub prompt: Option<Value>,
     /// Only 0 is accepted: workers do not return log-probabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(format = Int64, minimum = 0, maximum = 4_294_967_295_u64))]
     pub top_logprobs: Option<u32>,
 }
 
@@ -131,8 +140,8 @@ pub enum InputRole {
     Developer,
 }
 
-/// One item of `input`.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+/// One item of `input`. Its OpenAPI schema is [`RawItem`]'s: what the parser reads, where a
+/// message may leave out its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "RawItem")]
 pub enum InputItem {
@@ -162,10 +171,24 @@ pub enum InputItem {
     Unsupported,
 }
 
+/// A field that may be left out but, when given, is never `null`.
+fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
 /// An item as it arrives, before the fields its `type` needs are known to be there.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Deserialize)]
 struct RawItem {
-    #[serde(rename = "type", default)]
+    /// `message` (the default), `function_call`, `function_call_output`, `reasoning`,
+    /// `item_reference`; others are refused.
+    // Left out, an item is a message; `null` is no type at all.
+    #[serde(rename = "type", default, deserialize_with = "present")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     kind: Option<ItemKind>,
     #[serde(default)]
     role: Option<InputRole>,
@@ -191,6 +214,25 @@ enum ItemKind {
     ItemReference,
     #[serde(other)]
     Other,
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for InputItem {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <RawItem as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for InputItem {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <RawItem as utoipa::ToSchema>::schemas(schemas)
+    }
 }
 
 impl TryFrom<RawItem> for InputItem {

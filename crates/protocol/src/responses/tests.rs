@@ -92,6 +92,13 @@ fn refused_bodies_name_their_field() {
             "previous_response_id",
         ),
         (with(json!({"conversation": "conv_1"})), "conversation"),
+        // serde would read a struct from an array; an object field must be an object.
+        (with(json!({"text": [null, null]})), "text"),
+        (
+            items(json!([{"type": null, "role": "user", "content": "hi"}])),
+            "input[0].type",
+        ),
+        (with(json!({"reasoning": ["low"]})), "reasoning"),
         (with(json!({"background": true})), "background"),
         (with(json!({"prompt": {"id": "pmpt_1"}})), "prompt"),
         (with(json!({"top_logprobs": 2})), "top_logprobs"),

@@ -1,5 +1,9 @@
 //! Handlers of the `/api/v1` surface. Each reads top to bottom as the path of a request:
-//! validate, resolve, hold, dispatch, settle.
+//! validate, resolve, hold, dispatch, settle. The Responses and Messages APIs are
+//! translations into the chat path, one module each (`responses`, `messages`).
+
+pub(crate) mod messages;
+pub(crate) mod responses;
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
@@ -16,6 +20,7 @@ use shoal_store::HoldRequest;
 use crate::chat::catalog::ModelSpec;
 use crate::chat::pricing::UsageBounds;
 use crate::chat::relay::{self, JobContext};
+use crate::chat::shape::ChatShape;
 use crate::http::{ApiError, Caller, ChatStreamEvent, JsonBytes, RequestStart};
 use crate::workers::swarm;
 use crate::{now_ms, AppState};
@@ -178,13 +183,54 @@ pub async fn chat_completions(
     start: Option<Extension<RequestStart>>,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, ApiError> {
-    let arrived = start
-        .map(|s| s.0 .0)
-        .unwrap_or_else(std::time::Instant::now);
+    let arrived = arrival(start);
     // 1. validate
     let req =
         parse_chat_request(&body).map_err(|e| ApiError::invalid_request(e.message, e.param))?;
     drop(body);
+    let (stream, include_usage) = (req.stream.unwrap_or(false), req.wants_usage_in_stream());
+    let admitted = admit(&state, &caller, arrived, req, "chatcmpl-")?;
+    let shape = ChatShape::new(
+        admitted.ctx.request_id.clone(),
+        admitted.created,
+        admitted.ctx.model.clone(),
+        stream,
+        include_usage,
+    );
+    Ok(relay::run(state.clone(), admitted.ctx, Box::new(shape)).await)
+}
+
+/// A request another API was translated into, held to the chat path's own rules (which the
+/// translation should never break: a safety net, not a second validator).
+fn translated(req: ChatCompletionRequest) -> Result<ChatCompletionRequest, ApiError> {
+    req.validate()
+        .map_err(|e| ApiError::invalid_request(e.message, None))?;
+    Ok(req)
+}
+
+/// When the request reached the gateway (now, where no layer recorded it).
+fn arrival(start: Option<Extension<RequestStart>>) -> std::time::Instant {
+    start
+        .map(|s| s.0 .0)
+        .unwrap_or_else(std::time::Instant::now)
+}
+
+/// A request ready for the relay, with its `created` time (Unix seconds).
+struct Admitted {
+    ctx: JobContext,
+    created: i64,
+}
+
+/// From a validated chat request (whichever API it came in as) to the job the relay runs:
+/// the model resolved and able to take it, the largest cost it could incur, and its hold.
+/// `id_prefix` starts the request id (`chatcmpl-`, `resp_`, `msg_`).
+fn admit(
+    state: &AppState,
+    caller: &Caller,
+    arrived: std::time::Instant,
+    req: ChatCompletionRequest,
+    id_prefix: &str,
+) -> Result<Admitted, ApiError> {
     let model = state
         .config
         .catalog
@@ -212,7 +258,7 @@ pub async fn chat_completions(
     let now = now_ms();
     let millis = u64::try_from(now).unwrap_or(0);
     let id = uuid::Builder::from_unix_timestamp_millis(millis, &rand::random()).into_uuid();
-    let request_id = format!("chatcmpl-{}", id.simple());
+    let request_id = format!("{id_prefix}{}", id.simple());
     let bounds = UsageBounds::of(&req, model);
     let needed = bounds.hold_credits(&state.config.rate_card);
     let hold = HoldRequest {
@@ -226,19 +272,21 @@ pub async fn chat_completions(
         key_id: caller.key_id,
     };
 
-    // 3. hold, dispatch and relay; once held, the hold is ended whatever happens.
+    // 3. hold, dispatch and relay (the caller runs it); once held, the hold is ended
+    // whatever happens.
     let ctx = JobContext {
         arrived,
         request_id,
         hold,
         model: model.id.clone(),
-        created: now / 1000,
         stream: req.stream.unwrap_or(false),
-        include_usage: req.wants_usage_in_stream(),
         bounds,
         job: job_request(req, bounds.completion_tokens),
     };
-    Ok(relay::run(state.clone(), ctx).await)
+    Ok(Admitted {
+        ctx,
+        created: now / 1000,
+    })
 }
 
 /// The generation input of a request, and nothing else: the client's `user`, its key and
