@@ -274,8 +274,12 @@ fn refusal(state: &Images, verdict: Verdict) -> (Failure, ApiError) {
             blocked("adult");
             (Failure::NsfwOutputBlocked, ApiError::nsfw_output_blocked())
         }
-        Verdict::MinorWithAdult => {
-            blocked("minor_with_adult");
+        Verdict::MinorWithAdult | Verdict::MinorInNsfw => {
+            blocked(if verdict == Verdict::MinorInNsfw {
+                "minor_in_nsfw"
+            } else {
+                "minor_with_adult"
+            });
             let message =
                 "the generated image was withheld by the output check; nothing was charged";
             (
