@@ -54,6 +54,9 @@ def flagging(shoal_bin, tmp_path_factory, log_dir, tiny_checker):
     threshold = (1 + apart) / 2
     concepts = folder / "concepts.json"
     concepts.write_text(json.dumps({
+        # A stricter threshold for adult concepts beside a minor that still clears the
+        # neighbouring images (the tiny checker embeds them close together).
+        "minor_adjustment": (1 - apart) / 4,
         "adult": [{"name": "known-adult", "threshold": threshold, "embedding": adult},
                   {"name": "known-both", "threshold": threshold, "embedding": both}],
         "minor": [{"name": "known-minor", "threshold": threshold, "embedding": both},
