@@ -263,6 +263,14 @@ async fn generate(
         }
         Err((failure, e)) => {
             record(state, failure.label());
+            if failure == render::Failure::PromptRefused {
+                // The worker's semantic check: a blocked prompt like the policy's.
+                let labels = RuleLabels {
+                    rule: "worker_prompt_check",
+                };
+                state.metrics.prompts_blocked.get_or_create(&labels).inc();
+                offenders::count_block(state, &caller).await;
+            }
             Err(e)
         }
     }

@@ -622,3 +622,35 @@ async fn blocked_prompts_suspend_the_key_past_the_limit_and_nothing_is_dispatche
     generate(&state, caller(Some(1)), p(), None).await.unwrap();
     assert_eq!(credits(&state, account).await, (80, 0));
 }
+
+#[tokio::test]
+async fn a_worker_refusing_the_prompt_is_a_blocked_prompt_refunded_and_counted() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, mut jobs) = connect(&state, 1);
+    let caller = Caller {
+        key_id: Some(4),
+        account_id: account,
+        free_daily: 0,
+    };
+    let p = params("a lighthouse", "", false);
+    let task = tokio::spawn({
+        let state = state.clone();
+        async move { generate(&state, caller, p, None).await.map(|_| ()) }
+    });
+    let job = next_job(&mut jobs).await;
+    let refused = ImageEvent::Failed {
+        code: ErrorCode::PromptRefused,
+        retryable: false,
+    };
+    state.app.pool.deliver_image(worker, &job, refused);
+    let e = task.await.unwrap().unwrap_err();
+    assert_eq!(
+        (e.status.as_u16(), e.code),
+        (400, "content_policy_violation")
+    );
+    assert_eq!(credits(&state, account).await, (100, 0));
+    let metrics = state.app.metrics.encode();
+    assert!(metrics.contains("shoal_image_prompts_blocked_total{rule=\"worker_prompt_check\"} 1"));
+    let rows = state.app.store.image_blocks(Some(account)).await.unwrap();
+    assert_eq!((rows[0].key_id, rows[0].blocks), (Some(4), 1));
+}
