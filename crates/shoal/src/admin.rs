@@ -249,27 +249,32 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             hours,
         }) => browser_invite(store, &name, &base_url, hours, now).await?,
         AdminCommand::Ledger(LedgerCommand::Verify) => return verify_ledger(store).await,
-        AdminCommand::ImageBlocks(ImageBlocksCommand::List { account }) => {
-            list_image_blocks(store, account).await?
-        }
-        AdminCommand::ImageBlocks(ImageBlocksCommand::Clear {
-            account,
-            key_id,
-            session,
-        }) => {
-            let which = match (key_id, session) {
-                (Some(k), _) => Some(Some(k)),
-                (None, true) => Some(None),
-                (None, false) => None,
-            };
-            store.clear_image_blocks(account, which).await?;
-            eprintln!("account {account}: image blocks cleared");
-        }
+        AdminCommand::ImageBlocks(cmd) => image_blocks(store, cmd).await?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// One line per key with blocked image prompts.
+/// `image-blocks list` prints one line per key with blocked image prompts; `clear` lifts
+/// suspensions and forgets the counts.
+async fn image_blocks(store: &Store, cmd: ImageBlocksCommand) -> anyhow::Result<()> {
+    let (account, key_id, session) = match cmd {
+        ImageBlocksCommand::List { account } => return list_image_blocks(store, account).await,
+        ImageBlocksCommand::Clear {
+            account,
+            key_id,
+            session,
+        } => (account, key_id, session),
+    };
+    let which = match (key_id, session) {
+        (Some(k), _) => Some(Some(k)),
+        (None, true) => Some(None),
+        (None, false) => None,
+    };
+    store.clear_image_blocks(account, which).await?;
+    eprintln!("account {account}: image blocks cleared");
+    Ok(())
+}
+
 async fn list_image_blocks(store: &Store, account: Option<AccountId>) -> anyhow::Result<()> {
     for b in store.image_blocks(account).await? {
         let key = b
