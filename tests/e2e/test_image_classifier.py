@@ -25,8 +25,9 @@ from test_images import (A1111, ImageWorker, classifier_toml, credits, metric, s
                          tiny_checker)  # noqa: F401 (a fixture)
 
 SEED = 4242
-# Adult only; adult and minor together; nothing.
-ADULT, BOTH, CLEAN = "a lighthouse keeper", "a garden party", "a mountain lake"
+# Adult only; adult and minor together; a minor only; nothing.
+ADULT, BOTH, MINOR, CLEAN = ("a lighthouse keeper", "a garden party", "a red bicycle",
+                             "a mountain lake")
 
 
 def cosine(a: list, b: list) -> float:
@@ -39,22 +40,27 @@ def flagging(shoal_bin, tmp_path_factory, log_dir, tiny_checker):
     weights, _ = tiny_checker
     folder = tmp_path_factory.mktemp("flagging")
     paths = []
-    for name, prompt in [("adult", ADULT), ("both", BOTH), ("clean", CLEAN)]:
+    for name, prompt in [("adult", ADULT), ("both", BOTH), ("minor", MINOR), ("clean", CLEAN)]:
         path = folder / f"{name}.png"
         path.write_bytes(a1111.png(512, 512, SEED, prompt))
         paths.append(str(path))
     run = subprocess.run([str(shoal_bin), "classifier", "embed", "--weights", str(weights), *paths],
                          capture_output=True, timeout=60, env=clean_env(), stdin=subprocess.DEVNULL)
     assert run.returncode == 0, run.stderr.decode()
-    adult, both, clean = [json.loads(line) for line in run.stdout.decode().splitlines()]
-    apart = max(cosine(adult, both), cosine(adult, clean), cosine(both, clean))
+    adult, both, minor, clean = [json.loads(line) for line in run.stdout.decode().splitlines()]
+    embeddings = [adult, both, minor, clean]
+    apart = max(cosine(a, b) for i, a in enumerate(embeddings) for b in embeddings[i + 1:])
     assert apart < 0.999, f"the tiny checker embeds the test images too close together: {apart}"
     threshold = (1 + apart) / 2
     concepts = folder / "concepts.json"
     concepts.write_text(json.dumps({
+        # A stricter threshold for adult concepts beside a minor that still clears the
+        # neighbouring images (the tiny checker embeds them close together).
+        "minor_adjustment": (1 - apart) / 4,
         "adult": [{"name": "known-adult", "threshold": threshold, "embedding": adult},
                   {"name": "known-both", "threshold": threshold, "embedding": both}],
-        "minor": [{"name": "known-minor", "threshold": threshold, "embedding": both}],
+        "minor": [{"name": "known-minor", "threshold": threshold, "embedding": both},
+                  {"name": "known-minor-only", "threshold": threshold, "embedding": minor}],
     }))
     gw = Gateway(shoal_bin, folder / "gw", log_dir, config_toml=classifier_toml(weights, concepts))
     server = A1111(log_dir)
@@ -109,6 +115,21 @@ def test_a_minor_with_adult_content_is_refused_in_both_modes_and_counted_apart(f
     assert metric(flagging, 'shoal_image_outputs_blocked_total{rule="adult"}') == adult_before
     balance = flagging.balance(account.key)
     assert (balance["credits"], balance["credits_held"]) == (100, 0)
+
+
+def test_a_minor_is_never_returned_in_nsfw_mode_and_passes_sfw_without_adult_content(flagging):
+    account = flagging.new_account(credits=100)
+    line = 'shoal_image_outputs_blocked_total{rule="minor_in_nsfw"}'
+    before = metric(flagging, line)
+    r = ask(flagging, account.key, MINOR, nsfw=True)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["code"] == "content_policy_violation"
+    assert metric(flagging, line) == before + 1
+    assert credits(flagging, account.key) == 100
+    # SFW: flagged minor, but no adult concept scores above its stricter threshold.
+    r = ask(flagging, account.key, MINOR, nsfw=False)
+    assert r.status_code == 200, r.text
+    assert credits(flagging, account.key) == 90
 
 
 def test_an_unflagged_image_is_returned_in_both_modes(flagging):

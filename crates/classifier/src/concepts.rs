@@ -71,12 +71,19 @@ pub enum Decision {
     Adult,
     /// A minor together with adult content: refused in both modes.
     MinorWithAdult,
+    /// A minor in an `nsfw` request: refused whatever the adult concepts score, so that mode
+    /// never leans on the adult concepts' recall alone.
+    MinorInNsfw,
 }
 
-/// SFW requests refuse any adult flag; every request refuses a minor with adult content.
+/// The output rule (docs/image-classifier.md): a minor with adult content is refused in both
+/// modes; a minor is refused in `nsfw` mode; adult content is refused in SFW mode. A minor
+/// alone passes in SFW mode only because [`ConceptSet::flags`] has already judged the adult
+/// concepts against their stricter thresholds (lowered by `minor_adjustment`).
 pub fn decide(flags: Flags, nsfw: bool) -> Decision {
     match (flags.adult, flags.minor) {
         (true, true) => Decision::MinorWithAdult,
+        (false, true) if nsfw => Decision::MinorInNsfw,
         (true, false) if !nsfw => Decision::Adult,
         _ => Decision::Pass,
     }
@@ -251,15 +258,20 @@ mod tests {
         let f = |adult, minor| Flags { adult, minor };
         for nsfw in [false, true] {
             assert_eq!(decide(f(false, false), nsfw), Decision::Pass);
-            assert_eq!(
-                decide(f(false, true), nsfw),
-                Decision::Pass,
-                "a minor alone passes"
-            );
             assert_eq!(decide(f(true, true), nsfw), Decision::MinorWithAdult);
         }
         assert_eq!(decide(f(true, false), false), Decision::Adult);
         assert_eq!(decide(f(true, false), true), Decision::Pass);
+        assert_eq!(
+            decide(f(false, true), false),
+            Decision::Pass,
+            "a minor alone passes in SFW mode (its adult thresholds were the stricter ones)"
+        );
+        assert_eq!(
+            decide(f(false, true), true),
+            Decision::MinorInNsfw,
+            "a minor is never returned in nsfw mode"
+        );
     }
 
     #[test]

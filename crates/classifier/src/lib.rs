@@ -87,6 +87,7 @@ impl OutputCheck for Classifier {
                 Decision::Pass => Verdict::Pass,
                 Decision::Adult => Verdict::AdultInSfw,
                 Decision::MinorWithAdult => Verdict::MinorWithAdult,
+                Decision::MinorInNsfw => Verdict::MinorInNsfw,
             },
             Err(e) => {
                 // Candle's errors name shapes and operations, never pixel values.

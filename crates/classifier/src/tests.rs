@@ -198,6 +198,10 @@ fn a_concept_equal_to_an_images_embedding_flags_that_image_and_not_another() {
         vec![entry("known-minor", threshold, &a)],
     );
     assert_eq!(minor_only.check(&flagged, asked(false)), Verdict::Pass);
+    assert_eq!(
+        minor_only.check(&flagged, asked(true)),
+        Verdict::MinorInNsfw
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

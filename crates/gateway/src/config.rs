@@ -81,6 +81,12 @@ pub struct FileConfig {
     /// A content policy file whose terms extend the built-in image prompt policy (read by
     /// `shoal-images`).
     pub image_policy_path: Option<PathBuf>,
+    /// Blocked image prompts that suspend a key from image generation: this many within
+    /// `image_block_window_secs`, counted per key and over the account's keys (read by
+    /// `shoal-images`) [default: 10; 0 never suspends].
+    pub image_block_limit: Option<u32>,
+    /// The window of `image_block_limit`, in seconds [default: 86400, a day].
+    pub image_block_window_secs: Option<u64>,
     /// The image output classifier's checker file (Stable Diffusion's safety checker,
     /// safetensors); without it image generation answers 503. Read by the binary.
     pub image_classifier_path: Option<PathBuf>,

@@ -13,13 +13,14 @@
 mod a1111;
 #[cfg(feature = "sd")]
 mod embedded;
+mod screen;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
-use shoal_worker::{connection, gateway_ws_url, Backend};
+use shoal_worker::{connection, gateway_ws_url, Backend, ImageBackend};
 use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -80,6 +81,26 @@ struct Args {
     #[arg(long, env = "SHOAL_IMAGE_CONCURRENCY", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..))]
     concurrency: u32,
+
+    /// The checkpoint's CLIP text encoder (an SD 1.x checkpoint or a diffusers
+    /// `text_encoder` safetensors file): with --prompt-concepts, every prompt is compared with
+    /// the policy's concepts before rendering and refused when near one.
+    #[arg(
+        long,
+        env = "SHOAL_PROMPT_ENCODER",
+        value_name = "FILE",
+        requires = "prompt_concepts"
+    )]
+    prompt_encoder: Option<std::path::PathBuf>,
+
+    /// The concept file of the prompt check (JSON: named phrase sets with thresholds).
+    #[arg(
+        long,
+        env = "SHOAL_PROMPT_CONCEPTS",
+        value_name = "FILE",
+        requires = "prompt_encoder"
+    )]
+    prompt_concepts: Option<std::path::PathBuf>,
 
     /// A name for this worker in the gateway's logs.
     #[arg(long, env = "SHOAL_WORKER_NAME")]
@@ -147,7 +168,23 @@ async fn run(args: Args) -> anyhow::Result<()> {
     served
 }
 
+/// The renderer, behind the prompt check when one is configured.
 async fn backend(args: &Args) -> anyhow::Result<Backend> {
+    let renderer = renderer(args).await?;
+    let (Some(encoder), Some(concepts)) =
+        (args.prompt_encoder.clone(), args.prompt_concepts.clone())
+    else {
+        return Ok(Backend::Image(renderer));
+    };
+    let screened =
+        tokio::task::spawn_blocking(move || screen::Screened::load(renderer, &encoder, &concepts))
+            .await
+            .context("loading the prompt check")??;
+    tracing::info!("prompts are checked against the concept file before rendering");
+    Ok(Backend::Image(Arc::new(screened)))
+}
+
+async fn renderer(args: &Args) -> anyhow::Result<Arc<dyn ImageBackend>> {
     match args.backend {
         BackendKind::A1111 => {
             let url = args
@@ -155,11 +192,11 @@ async fn backend(args: &Args) -> anyhow::Result<Backend> {
                 .as_deref()
                 .context("--a1111-url is required with --backend a1111")?;
             let timeout = Duration::from_secs(args.timeout);
-            Ok(Backend::Image(Arc::new(a1111::A1111Backend::new(
+            Ok(Arc::new(a1111::A1111Backend::new(
                 url,
                 &args.model,
                 timeout,
-            )?)))
+            )?))
         }
         #[cfg(feature = "sd")]
         BackendKind::Embedded => {
@@ -176,7 +213,7 @@ async fn backend(args: &Args) -> anyhow::Result<Backend> {
             })
             .await
             .context("loading the image model")??;
-            Ok(Backend::Image(Arc::new(backend)))
+            Ok(Arc::new(backend))
         }
     }
 }

@@ -20,6 +20,9 @@ pub enum Verdict {
     /// A minor together with adult content, in either mode (the absolute line): 400
     /// `content_policy_violation`, counted on its own.
     MinorWithAdult,
+    /// A minor in an `nsfw` request, with or without adult content flagged: 400
+    /// `content_policy_violation`, counted on its own.
+    MinorInNsfw,
     /// The check could not run on this image: 503, nothing returned (fail closed).
     Unavailable,
 }

@@ -6,20 +6,24 @@
 //! and after the worker is here.
 //!
 //! The path of one request, in order: authenticate (a key; on the site's endpoint a
-//! dashboard session will also do), validate (`params`), the content policy on the prompt
-//! (`policy`: blocked prompts are never held, dispatched or charged), then `render`: hold 10
+//! dashboard session will also do), validate (`params`), refuse a key suspended for
+//! repeated blocked prompts (`offenders`), the content policy on the prompt
+//! (`policy`, `shoal-image-policy` over the prompt and negative prompt together: blocked
+//! prompts are never held, dispatched or charged), then `render`: hold 10
 //! credits, dispatch to an image worker, the output check (`check`, the seam
 //! [`OutputCheck`] that `shoal-classifier` implements), settle, or void the hold on any
 //! failure; `stream` answers `"stream": true` with the render's progress.
 
 mod check;
 mod metrics;
+mod offenders;
 mod params;
 mod policy;
 mod render;
 mod stream;
 
 pub use check::{Asked, OutputCheck, PngOnly, Unconfigured, Verdict};
+pub use offenders::Suspension;
 pub use policy::ContentPolicy;
 
 use std::sync::Arc;
@@ -58,9 +62,11 @@ pub const BASELINE_NEGATIVE_PROMPT: &str = "lowres, worst quality, low quality, 
 pub struct Images {
     app: AppState,
     /// The prompt policy every request passes before anything is held.
-    policy: Arc<ContentPolicy>,
+    policy: ContentPolicy,
     /// The check every rendered image passes before it is returned.
     check: Arc<dyn OutputCheck>,
+    /// When blocked prompts suspend a key.
+    suspension: Suspension,
     metrics: Arc<ImageMetrics>,
 }
 
@@ -71,10 +77,17 @@ impl Images {
         app.metrics.register(|registry| metrics.register(registry));
         Images {
             app: app.clone(),
-            policy: Arc::new(policy),
+            policy,
             check,
+            suspension: Suspension::default(),
             metrics: Arc::new(metrics),
         }
+    }
+
+    /// When blocked prompts suspend a key ([`Suspension::default`] unless set).
+    pub fn with_suspension(mut self, suspension: Suspension) -> Images {
+        self.suspension = suspension;
+        self
     }
 
     /// `POST /images/generations`, for the gateway's `/api/v1` (its key check, its OpenAPI
@@ -114,6 +127,7 @@ impl Images {
         (status = 400, description = "A field is invalid (`param` names it), or the prompt is refused by the content policy (`content_policy_violation`), or the image was withheld by the output check; nothing was charged", body = ErrorBody),
         (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
         (status = 402, description = "Fewer than 10 credits available (`insufficient_credits`); nothing was dispatched", body = ErrorBody),
+        (status = 403, description = "The key is suspended from image generation after repeated blocked prompts (`images_suspended`), until the operator lifts it", body = ErrorBody),
         (status = 413, description = "The body exceeds the size limit", body = ErrorBody),
         (status = 415, description = "The body is not JSON", body = ErrorBody),
         (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
@@ -223,18 +237,7 @@ async fn generate(
     params: ImageParams,
     progress: Option<watch::Sender<Progress>>,
 ) -> Result<(ImageJobRequest, Rendered), ApiError> {
-    let policy = &state.policy;
-    if let Err(rule) = policy.check(&params.prompt, &params.negative_prompt, params.nsfw) {
-        record(state, "prompt_blocked");
-        state
-            .metrics
-            .prompts_blocked
-            .get_or_create(&RuleLabels { rule: rule.label() })
-            .inc();
-        return Err(ApiError::content_policy_violation(
-            "the prompt was blocked by the content policy; nothing was charged",
-        ));
-    }
+    screen(state, &caller, &params).await?;
     if !state.check.available() {
         record(state, "check_unavailable");
         return Err(ApiError::output_check_unavailable(
@@ -260,9 +263,40 @@ async fn generate(
         }
         Err((failure, e)) => {
             record(state, failure.label());
+            if failure == render::Failure::PromptRefused {
+                // The worker's semantic check: a blocked prompt like the policy's.
+                let labels = RuleLabels {
+                    rule: "worker_prompt_check",
+                };
+                state.metrics.prompts_blocked.get_or_create(&labels).inc();
+                offenders::count_block(state, &caller).await;
+            }
             Err(e)
         }
     }
+}
+
+/// What stops a request before anything is held: a suspended key, then the prompt policy
+/// (a block is counted against the key).
+async fn screen(state: &Images, caller: &Caller, params: &ImageParams) -> Result<(), ApiError> {
+    if let Err(e) = offenders::admit(state, caller).await {
+        let suspended = e.code == ApiError::images_suspended().code;
+        record(state, if suspended { "suspended" } else { "internal" });
+        return Err(e);
+    }
+    let checked = state
+        .policy
+        .check(&params.prompt, &params.negative_prompt, params.nsfw);
+    let Err(rule) = checked else {
+        return Ok(());
+    };
+    record(state, "prompt_blocked");
+    let labels = RuleLabels { rule: rule.code() };
+    state.metrics.prompts_blocked.get_or_create(&labels).inc();
+    offenders::count_block(state, caller).await;
+    Err(ApiError::content_policy_violation(
+        "the prompt was blocked by the content policy; nothing was charged",
+    ))
 }
 
 /// The generation input and nothing else: the service's baseline negative prompt joined on,

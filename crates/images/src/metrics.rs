@@ -25,12 +25,15 @@ pub struct ImageMetrics {
     pub requests: Family<OutcomeLabels, Counter>,
     /// Prompts the content policy blocked, by the rule that fired.
     pub prompts_blocked: Family<RuleLabels, Counter>,
+    /// Keys suspended from image generation after repeated blocked prompts (no labels: who
+    /// was suspended is in the store and the log, never in a metric).
+    pub keys_suspended: Counter,
     /// Time in the gateway on an image request, minus the render.
     pub overhead: Histogram,
     /// Sampling steps reported by image workers.
     pub steps: Counter,
     /// Rendered images the output check withheld, by rule (`adult` in SFW mode;
-    /// `minor_with_adult`, the absolute line, in both modes).
+    /// `minor_with_adult`, the absolute line, in both modes; `minor_in_nsfw`).
     pub outputs_blocked: Family<RuleLabels, Counter>,
     /// Time the output check took per image (decode, classifier), waiting for it included.
     pub check_seconds: Histogram,
@@ -41,6 +44,7 @@ impl Default for ImageMetrics {
         ImageMetrics {
             requests: Family::default(),
             prompts_blocked: Family::default(),
+            keys_suspended: Counter::default(),
             // 10 µs … ~5 s
             overhead: Histogram::new(exponential_buckets(0.000_01, 2.0, 20)),
             steps: Counter::default(),
@@ -62,6 +66,11 @@ impl ImageMetrics {
             "image_prompts_blocked",
             "Image prompts blocked by the content policy, by rule",
             self.prompts_blocked.clone(),
+        );
+        registry.register(
+            "image_keys_suspended",
+            "Keys suspended from image generation after repeated blocked prompts",
+            self.keys_suspended.clone(),
         );
         registry.register(
             "image_gateway_overhead_seconds",

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use shoal_protocol::worker::ImageJobRequest;
+use shoal_protocol::worker::{ErrorCode, ImageJobRequest};
 use shoal_store::money::IMAGE_CREDITS;
 use shoal_store::{Charge, HoldOutcome, HoldRequest, SettleOutcome};
 use tokio::sync::{oneshot, watch};
@@ -64,6 +64,8 @@ pub enum Failure {
     NoWorker,
     Busy,
     WorkerFailed,
+    /// The image worker's own prompt check refused the prompt before rendering.
+    PromptRefused,
     OutputWithheld,
     NsfwOutputBlocked,
     AbsoluteLine,
@@ -80,6 +82,7 @@ impl Failure {
             Failure::NoWorker => "no_worker",
             Failure::Busy => "busy",
             Failure::WorkerFailed => "worker_failed",
+            Failure::PromptRefused => "prompt_refused",
             Failure::OutputWithheld => "output_withheld",
             Failure::NsfwOutputBlocked => "nsfw_output_blocked",
             Failure::AbsoluteLine => "output_absolute_line",
@@ -243,6 +246,15 @@ async fn attempt(
             }
             (refused, _) => Err(refusal(state, refused)),
         },
+        Attempt::Failed {
+            code: ErrorCode::PromptRefused,
+            ..
+        } => Err((
+            Failure::PromptRefused,
+            ApiError::content_policy_violation(
+                "the prompt was blocked by the content policy; nothing was charged",
+            ),
+        )),
         Attempt::Failed { code, retryable } => {
             tracing::warn!(request_id = %ctx.request_id, job = %job.id, %code, retryable, "image job failed");
             if retryable {
@@ -274,8 +286,12 @@ fn refusal(state: &Images, verdict: Verdict) -> (Failure, ApiError) {
             blocked("adult");
             (Failure::NsfwOutputBlocked, ApiError::nsfw_output_blocked())
         }
-        Verdict::MinorWithAdult => {
-            blocked("minor_with_adult");
+        Verdict::MinorWithAdult | Verdict::MinorInNsfw => {
+            blocked(if verdict == Verdict::MinorInNsfw {
+                "minor_in_nsfw"
+            } else {
+                "minor_with_adult"
+            });
             let message =
                 "the generated image was withheld by the output check; nothing was charged";
             (

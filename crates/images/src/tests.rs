@@ -32,6 +32,10 @@ impl OutputCheck for Always {
     }
 }
 
+/// Compiled once: the lexicons take a while to build, and every test uses the same ones.
+static POLICY: std::sync::LazyLock<ContentPolicy> =
+    std::sync::LazyLock::new(ContentPolicy::builtin);
+
 async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (Images, AccountId) {
     let file = FileConfig {
         request_timeout_secs: Some(2),
@@ -51,7 +55,7 @@ async fn setup(credits: i64, check: Arc<dyn OutputCheck>) -> (Images, AccountId)
             .unwrap();
     }
     let app = AppState::new(config, store);
-    let state = Images::new(&app, ContentPolicy::default(), check);
+    let state = Images::new(&app, POLICY.clone(), check);
     (state, account)
 }
 
@@ -257,6 +261,12 @@ async fn classifier_verdicts_are_refunded_answers_and_blocks_are_counted_by_rule
             "content_policy_violation",
         ),
         (
+            Verdict::MinorInNsfw,
+            Failure::AbsoluteLine,
+            400,
+            "content_policy_violation",
+        ),
+        (
             Verdict::Unavailable,
             Failure::CheckUnavailable,
             503,
@@ -281,6 +291,10 @@ async fn classifier_verdicts_are_refunded_answers_and_blocks_are_counted_by_rule
         assert_eq!(
             metrics.contains(&line("minor_with_adult")),
             verdict == Verdict::MinorWithAdult
+        );
+        assert_eq!(
+            metrics.contains(&line("minor_in_nsfw")),
+            verdict == Verdict::MinorInNsfw
         );
     }
 }
@@ -538,4 +552,105 @@ async fn a_client_leaving_a_stream_voids_the_hold_and_cancels_the_job() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("the hold was not voided");
+}
+
+fn params(prompt: &str, negative: &str, nsfw: bool) -> ImageParams {
+    let body = serde_json::json!({
+        "prompt": prompt, "negative_prompt": negative, "nsfw": nsfw,
+        "width": 512, "height": 512,
+    });
+    params::parse_generate(body.to_string().as_bytes()).unwrap()
+}
+
+#[tokio::test]
+async fn blocked_prompts_suspend_the_key_past_the_limit_and_nothing_is_dispatched() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let state = state.with_suspension(Suspension::new(2, Duration::from_secs(60)));
+    let (worker, mut jobs) = connect(&state, 1);
+    let caller = |key_id| Caller {
+        key_id,
+        account_id: account,
+        free_daily: 0,
+    };
+    let blocked = [
+        ("niña desnuda", "", false),
+        ("nude, explicit", "old, mature, woman", false),
+    ];
+    for (prompt, negative, nsfw) in blocked {
+        let e = generate(
+            &state,
+            caller(Some(1)),
+            params(prompt, negative, nsfw),
+            None,
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(
+            (e.status.as_u16(), e.code),
+            (400, "content_policy_violation")
+        );
+    }
+    // Suspended: even an innocent prompt is refused, before the policy and the hold.
+    let e = generate(
+        &state,
+        caller(Some(1)),
+        params("a lighthouse", "", false),
+        None,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!((e.status.as_u16(), e.code), (403, "images_suspended"));
+    assert!(jobs.try_recv().is_err(), "nothing was dispatched");
+    assert_eq!(credits(&state, account).await, (100, 0));
+    let metrics = state.app.metrics.encode();
+    assert!(
+        metrics.contains("shoal_image_keys_suspended_total 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("shoal_image_requests_total{outcome=\"suspended\"} 1"));
+
+    // Another key of the account still renders; cleared, the first one does too.
+    render_everything(state.clone(), worker, jobs);
+    let p = || params("a lighthouse", "", false);
+    generate(&state, caller(Some(2)), p(), None).await.unwrap();
+    state
+        .app
+        .store
+        .clear_image_blocks(account, Some(Some(1)))
+        .await
+        .unwrap();
+    generate(&state, caller(Some(1)), p(), None).await.unwrap();
+    assert_eq!(credits(&state, account).await, (80, 0));
+}
+
+#[tokio::test]
+async fn a_worker_refusing_the_prompt_is_a_blocked_prompt_refunded_and_counted() {
+    let (state, account) = setup(100, Arc::new(PngOnly)).await;
+    let (worker, mut jobs) = connect(&state, 1);
+    let caller = Caller {
+        key_id: Some(4),
+        account_id: account,
+        free_daily: 0,
+    };
+    let p = params("a lighthouse", "", false);
+    let task = tokio::spawn({
+        let state = state.clone();
+        async move { generate(&state, caller, p, None).await.map(|_| ()) }
+    });
+    let job = next_job(&mut jobs).await;
+    let refused = ImageEvent::Failed {
+        code: ErrorCode::PromptRefused,
+        retryable: false,
+    };
+    state.app.pool.deliver_image(worker, &job, refused);
+    let e = task.await.unwrap().unwrap_err();
+    assert_eq!(
+        (e.status.as_u16(), e.code),
+        (400, "content_policy_violation")
+    );
+    assert_eq!(credits(&state, account).await, (100, 0));
+    let metrics = state.app.metrics.encode();
+    assert!(metrics.contains("shoal_image_prompts_blocked_total{rule=\"worker_prompt_check\"} 1"));
+    let rows = state.app.store.image_blocks(Some(account)).await.unwrap();
+    assert_eq!((rows[0].key_id, rows[0].blocks), (Some(4), 1));
 }

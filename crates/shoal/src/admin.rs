@@ -51,6 +51,31 @@ enum AdminCommand {
     /// The swarm ring of a running gateway (`service-swarm`).
     #[command(subcommand)]
     Swarm(SwarmCommand),
+    /// Blocked image prompts counted per key, and keys suspended from image generation.
+    #[command(subcommand, name = "image-blocks")]
+    ImageBlocks(ImageBlocksCommand),
+}
+
+#[derive(Subcommand)]
+enum ImageBlocksCommand {
+    /// Keys with blocked image prompts, suspended first: one line each, tab-separated
+    /// account, key id (`session`: the dashboard), blocks in the window, the window's start
+    /// (Unix ms), state (`suspended` or `counting`).
+    List {
+        #[arg(long)]
+        account: Option<AccountId>,
+    },
+    /// Lift a suspension and forget the counts: of one key, of the dashboard session, or of
+    /// every key of the account.
+    Clear {
+        #[arg(long)]
+        account: AccountId,
+        #[arg(long, conflicts_with = "session")]
+        key_id: Option<i64>,
+        /// The account's dashboard session rather than a key.
+        #[arg(long)]
+        session: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -224,8 +249,49 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             hours,
         }) => browser_invite(store, &name, &base_url, hours, now).await?,
         AdminCommand::Ledger(LedgerCommand::Verify) => return verify_ledger(store).await,
+        AdminCommand::ImageBlocks(cmd) => image_blocks(store, cmd).await?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `image-blocks list` prints one line per key with blocked image prompts; `clear` lifts
+/// suspensions and forgets the counts.
+async fn image_blocks(store: &Store, cmd: ImageBlocksCommand) -> anyhow::Result<()> {
+    let (account, key_id, session) = match cmd {
+        ImageBlocksCommand::List { account } => return list_image_blocks(store, account).await,
+        ImageBlocksCommand::Clear {
+            account,
+            key_id,
+            session,
+        } => (account, key_id, session),
+    };
+    let which = match (key_id, session) {
+        (Some(k), _) => Some(Some(k)),
+        (None, true) => Some(None),
+        (None, false) => None,
+    };
+    store.clear_image_blocks(account, which).await?;
+    eprintln!("account {account}: image blocks cleared");
+    Ok(())
+}
+
+async fn list_image_blocks(store: &Store, account: Option<AccountId>) -> anyhow::Result<()> {
+    for b in store.image_blocks(account).await? {
+        let key = b
+            .key_id
+            .map(|k| k.to_string())
+            .unwrap_or_else(|| "session".into());
+        let state = if b.suspended_at.is_some() {
+            "suspended"
+        } else {
+            "counting"
+        };
+        println!(
+            "{}\t{}\t{}\t{}\t{}",
+            b.account_id, key, b.blocks, b.window_start, state
+        );
+    }
+    Ok(())
 }
 
 /// One line per key of `account`: id, prefix, name, rpm, state.

@@ -133,7 +133,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             p.drain();
         }
     };
-    let images = shoal_images::Images::new(&state, parts.image_policy, parts.image_check);
+    let images = shoal_images::Images::new(&state, parts.image_policy, parts.image_check)
+        .with_suspension(parts.image_suspension);
     let routes = Routes {
         api: images.api_routes(),
         site: shoal_dashboard::routes(&state, parts.dashboard, &images),
@@ -188,6 +189,7 @@ struct Parts {
     config: GatewayConfig,
     dashboard: shoal_dashboard::Config,
     image_policy: shoal_images::ContentPolicy,
+    image_suspension: shoal_images::Suspension,
     image_check: std::sync::Arc<dyn shoal_images::OutputCheck>,
     payments: Option<std::sync::Arc<shoal_payments::Payments>>,
 }
@@ -206,10 +208,12 @@ impl Parts {
         let payments = crate::deposits::load(&mut file)?;
         let dashboard = shoal_dashboard::Config::from_file(&file)?;
         let image_policy = shoal_images::ContentPolicy::load(file.image_policy_path.as_deref())?;
+        let image_suspension = shoal_images::Suspension::from_file(&file)?;
         Ok(Parts {
             config: GatewayConfig::from_file(file)?,
             dashboard,
             image_policy,
+            image_suspension,
             image_check,
             payments,
         })

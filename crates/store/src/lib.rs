@@ -58,6 +58,10 @@
 //! A [`Generation`] records each request (tokens, credits, timings, finish reason, worker
 //! kind; never text, never which worker) for the account that made it, for a bounded time.
 //!
+//! [`Store::record_image_block`] counts an account's blocked image prompts per key (counts
+//! only, never the prompt) and suspends a key from image generation past the operator's
+//! [`BlockRule`], until [`Store::clear_image_blocks`].
+//!
 //! Ledger writes, once started, run to completion even if the caller stops waiting. A settle
 //! or void that meets a database failure is retried until it commits (see [`Store::settle`]):
 //! a database restart loses no charge.
@@ -344,8 +348,8 @@ mod verify;
 pub use ledger::MAX_CREDITS;
 pub use options::{StoreOptions, CLIENT_GRACE};
 pub use store::{
-    Generation, KeyFilter, KeyUsage, Login, NewKey, Store, UsageRow, CLOSE_GRACE,
-    GENERATION_RETENTION,
+    BlockRecorded, BlockRule, Generation, ImageBlocks, KeyFilter, KeyUsage, Login, NewKey, Store,
+    UsageRow, CLOSE_GRACE, GENERATION_RETENTION,
 };
 
 #[allow(dead_code)]

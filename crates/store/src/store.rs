@@ -574,9 +574,11 @@ impl Store {
 
 mod endings;
 mod generations;
+mod image_blocks;
 mod keys;
 mod people;
 pub use endings::CLOSE_GRACE;
 pub use generations::{Generation, GENERATION_RETENTION};
+pub use image_blocks::{BlockRecorded, BlockRule, ImageBlocks};
 pub use keys::{KeyUsage, NewKey};
 pub use people::{KeyFilter, Login, UsageRow};

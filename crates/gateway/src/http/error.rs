@@ -226,6 +226,19 @@ impl ApiError {
         )
     }
 
+    /// The key was suspended from image generation after repeated blocked prompts: a 403,
+    /// which clients do not retry, until an operator lifts it.
+    pub fn images_suspended() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "permission_error",
+            "images_suspended",
+            "image generation is suspended for this API key after repeated prompts blocked by \
+             the content policy, until the operator lifts it; nothing was charged"
+                .into(),
+        )
+    }
+
     /// A rendered image showed adult content and the request asked for none (SFW mode).
     pub fn nsfw_output_blocked() -> Self {
         Self::new(

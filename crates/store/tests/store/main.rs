@@ -8,6 +8,7 @@ mod accounts;
 mod batches;
 mod deposits;
 mod faults;
+mod image_blocks;
 mod keys;
 mod ledger;
 mod people;

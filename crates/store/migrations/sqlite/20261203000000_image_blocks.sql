@@ -1,0 +1,13 @@
+-- Blocked image prompts, counted per API key (key_id 0: the dashboard's session) of an
+-- account: counts only, never the prompt or why it was blocked. blocks counts within the
+-- window that began at window_start (Unix ms); suspended_at is set when the key's blocks, or
+-- its account's, reached the operator's limit, and stays until an operator clears the row.
+-- Same as the PostgreSQL migration of the same name.
+CREATE TABLE image_blocks (
+    account_id    INTEGER NOT NULL REFERENCES accounts (id),
+    key_id        INTEGER NOT NULL,
+    window_start  INTEGER NOT NULL,
+    blocks        INTEGER NOT NULL,
+    suspended_at  INTEGER,
+    PRIMARY KEY (account_id, key_id)
+) WITHOUT ROWID;
