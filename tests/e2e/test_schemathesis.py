@@ -83,5 +83,6 @@ def test_schemathesis_finds_nothing(gateway_with_images, tmp_path):
     suite = ET.parse(reports[0]).getroot()
     tested = {case.get("name") for case in suite.iter("testcase")}
     assert tested == {"GET /models", "GET /models/{id}", "GET /balance", "POST /chat/completions",
-                      "POST /images/generations", "GET /deposits"}
+                      "POST /images/generations", "GET /deposits", "POST /responses",
+                      "GET /responses/{id}", "POST /messages", "POST /messages/count_tokens"}
     assert suite.get("failures") == "0" and suite.get("errors") == "0", output[-5000:]
