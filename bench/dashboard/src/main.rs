@@ -83,7 +83,7 @@ async fn start_gateway(store: Store) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let state = AppState::new(GatewayConfig::default(), store);
-    let images = Images::new(&state, ContentPolicy::default(), Arc::new(Unconfigured));
+    let images = Images::new(&state, ContentPolicy::builtin(), Arc::new(Unconfigured));
     let routes = Routes {
         api: images.api_routes(),
         site: shoal_dashboard::routes(&state, shoal_dashboard::Config::default(), &images),
