@@ -20,7 +20,9 @@ POST /_release               end every stall (now and later): stalled requests g
 
 Behaviour is scripted by directives in the text of the LAST user message:
 
-    (none)            "Hello from upstream NAME." in word chunks
+    (none)            "Hello from upstream NAME." in word chunks; with a `response_format` of
+                      `json_object` or `json_schema`, a JSON answer that holds to it instead, as
+                      the servers a worker fronts (vLLM, llama-server, …) enforce the format
     [[tool]]          with `tools`: a call to the first tool, finish_reason "tool_calls"
                       (a request whose last message has role `tool` answers
                       "Got tool result of N chars." instead)
@@ -117,6 +119,50 @@ def tool_arguments(tool: dict) -> str:
         kind = schema.get("type") if isinstance(schema, dict) else None
         args[name] = f"test-{name}" if kind == "string" or kind not in sample else sample[kind]
     return json.dumps(args)
+
+
+def format_answer(req: dict, text: str):
+    """The JSON an enforcing server answers to a `response_format`, or None for plain text:
+    `{"text": …}` for json_object, the schema's smallest instance for json_schema."""
+    fmt = req.get("response_format") or {}
+    if fmt.get("type") == "json_object":
+        return json.dumps({"text": text})
+    if fmt.get("type") == "json_schema":
+        schema = (fmt.get("json_schema") or {}).get("schema") or {}
+        return json.dumps(instance_of(schema, schema.get("$defs") or schema.get("definitions") or {}))
+    return None
+
+
+def instance_of(schema, defs: dict, depth: int = 0):
+    """The smallest value a schema of Shoal's subset admits (required properties only, the
+    first option of an enum or anyOf, the least length, number and item count)."""
+    if not isinstance(schema, dict) or depth > 16:
+        return {}
+    if "$ref" in schema:
+        return instance_of(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs, depth + 1)
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for key in ("anyOf", "oneOf"):
+        if schema.get(key):
+            return instance_of(schema[key][0], defs, depth + 1)
+    kind = schema.get("type", "object")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object":
+        props = schema.get("properties") or {}
+        return {k: instance_of(props.get(k, {}), defs, depth + 1) for k in schema.get("required") or []}
+    if kind == "array":
+        return [instance_of(schema.get("items") or {}, defs, depth + 1) for _ in range(schema.get("minItems") or 0)]
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", schema.get("exclusiveMinimum", -1) + 1)
+        return low if kind == "number" else int(low)
+    if kind == "string":
+        formats = {"date": "2026-01-01", "date-time": "2026-01-01T00:00:00Z",
+                   "uuid": "00000000-0000-4000-8000-000000000000"}
+        return formats.get(schema.get("format"), "x" * (schema.get("minLength") or 0))
+    return {"boolean": True, "null": None}.get(kind, {})
 
 
 def split_in(s: str, parts: int) -> list:
@@ -334,7 +380,8 @@ class Handler(BaseHTTPRequestHandler):
         elif "echo" in d:
             pieces = [("content", p) for p in word_pieces(plain or "nothing")]
         else:
-            pieces = [("content", p) for p in word_pieces(f"Hello from upstream {self.state.name}.")]
+            hello = f"Hello from upstream {self.state.name}."
+            pieces = [("content", p) for p in word_pieces(format_answer(req, hello) or hello)]
 
         if "think" in d:
             pieces = [("reasoning", p) for p in word_pieces(THINKING)] + pieces
