@@ -281,32 +281,10 @@ fn admit(
         model: model.id.clone(),
         stream: req.stream.unwrap_or(false),
         bounds,
-        job: job_request(req, bounds.completion_tokens),
+        job: JobRequest::from_chat(req, bounds.completion_tokens),
     };
     Ok(Admitted {
         ctx,
         created: now / 1000,
     })
-}
-
-/// The generation input of a request, and nothing else: the client's `user`, its key and
-/// its account have no field to go into.
-fn job_request(mut req: ChatCompletionRequest, max_tokens: u32) -> JobRequest {
-    // Chat templates know `system` only, and tool calls rather than legacy function calls.
-    req.normalize_for_workers();
-    JobRequest {
-        messages: req.messages,
-        tools: req.tools,
-        tool_choice: req.tool_choice,
-        parallel_tool_calls: req.parallel_tool_calls,
-        temperature: req.temperature,
-        top_p: req.top_p,
-        max_tokens,
-        stop: req.stop,
-        seed: req.seed,
-        presence_penalty: req.presence_penalty,
-        frequency_penalty: req.frequency_penalty,
-        response_format: req.response_format,
-        reasoning_effort: req.reasoning_effort,
-    }
 }

@@ -211,6 +211,16 @@ fn usage_block(u: Billed) -> Usage {
     Usage::new(u.input_tokens, u.output_tokens, Some(u.reasoning_tokens))
 }
 
+/// `more` after `to`; the first piece is moved in, not copied (so a whole answer handed on
+/// in one piece is never copied again).
+fn append(to: &mut String, more: Option<String>) {
+    match more {
+        Some(more) if to.is_empty() => *to = more,
+        Some(more) => to.push_str(&more),
+        None => {}
+    }
+}
+
 /// A whole answer built out of deltas: what the relay checks before anyone sees it, and what
 /// a whole chat completion's message is made of.
 #[derive(Default)]
@@ -227,10 +237,8 @@ impl Whole {
         reasoning: Option<String>,
         tool_calls: Option<Vec<ToolCallDelta>>,
     ) {
-        self.content
-            .push_str(content.as_deref().unwrap_or_default());
-        self.reasoning
-            .push_str(reasoning.as_deref().unwrap_or_default());
+        append(&mut self.content, content);
+        append(&mut self.reasoning, reasoning);
         for d in tool_calls.into_iter().flatten() {
             self.add_call(d);
         }
