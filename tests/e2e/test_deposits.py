@@ -233,6 +233,34 @@ def test_restart_and_rescan_credit_once(shoal_bin, tmp_path, log_dir, anvil):
     assert gw.admin("ledger", "verify").strip() == "ok"
 
 
+
+def test_zero_value_spam_makes_no_row_and_history_pages(shoal_bin, tmp_path, log_dir, anvil):
+    token = funded_token(anvil)
+    gw = PayGateway(shoal_bin, tmp_path, log_dir, anvil, token)
+    account, key = gw.new_account()
+    address = gw.admin("deposits", "address", "--account", account).strip()
+
+    # Address-poisoning spam sends zero-value transfers: never a row, pending or recorded.
+    spam = int(anvil.transfer(token, address, 0)["blockNumber"], 16)
+    wait_for(lambda: (gw.get("/deposits", key)["options"][0]["head_block"] or 0) >= spam, 20, "a read past the spam")
+    assert gw.pending(key) == []
+    for n in (1, 2, 3):
+        last = int(anvil.transfer(token, address, n * ONE)["blockNumber"], 16)
+    final_after(anvil, last)
+    wait_for(lambda: gw.credits(key) == 3000, 20, "3000 credits")
+    assert gw.admin("deposits", "list", "--account", account).count("\n") == 3
+
+    first = gw.get("/deposits?limit=2", key)
+    assert [d["amount"] for d in first["deposits"]] == ["3", "2"] and first["has_more"]
+    rest = gw.get(f"/deposits?limit=2&before={first['next_before']}", key)
+    assert [d["amount"] for d in rest["deposits"]] == ["1"]
+    assert (rest["has_more"], rest["next_before"]) == (False, None)
+    for bad, param in (("limit=0", "limit"), ("limit=101", "limit"), ("before=0", "before")):
+        r = gw.http.get(f"{gw.base}/api/v1/deposits?{bad}", headers={"Authorization": f"Bearer {key}"})
+        assert r.status_code == 400 and r.json()["error"]["param"] == param, (bad, r.text)
+    r = gw.http.get(f"{gw.base}/api/v1/deposits?limit=x", headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code == 400 and r.json()["error"]["type"] == "invalid_request_error", r.text
+
 @pytest.fixture
 def pg_database():
     """A throwaway database on $SHOAL_TEST_POSTGRES_URL's server (as the Rust suites use)."""
@@ -286,7 +314,7 @@ def test_deposits_off_without_a_payments_section(gateway, account):
     r = gateway.get("/deposits", account.key)
     assert r.status_code == 200, r.text
     assert r.json() == {"object": "deposits", "enabled": False, "credits_per_usd": 500, "options": [],
-                        "deposits": []}
+                        "deposits": [], "has_more": False, "next_before": None}
     r = gateway.get("/deposits", "sk-shoal-not-a-real-key")
     assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_api_key", r.text
     # The Buy page says so, with the price.

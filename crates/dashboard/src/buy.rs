@@ -25,7 +25,7 @@ use shoal_gateway::now_ms;
 use shoal_gateway::ApiError;
 use shoal_gateway::Caller;
 use shoal_gateway::{
-    account_view, option_of, parse_units, DepositOption, DepositView, DepositsResponse,
+    account_view, option_of, parse_units, DepositOption, DepositPage, DepositView, DepositsResponse,
 };
 
 use crate::Site;
@@ -39,6 +39,8 @@ const MAX_AMOUNT_TOKENS: u128 = 1_000_000_000;
 pub struct BuyQuery {
     /// Tokens to put in the payment link ("25", "0.5").
     amount: Option<String>,
+    /// An older page of the deposit history: deposits before this id.
+    before: Option<i64>,
 }
 
 /// `GET /dashboard/buy[?amount=N]`.
@@ -51,13 +53,17 @@ pub async fn buy_page(
         Ok(me) => me,
         Err(r) => return r,
     };
-    let amount = match query {
-        Ok(Query(q)) => q.amount.filter(|a| !a.trim().is_empty()),
-        Err(_) => Some(String::new()),
+    let (amount, before) = match query {
+        Ok(Query(q)) => (q.amount.filter(|a| !a.trim().is_empty()), q.before),
+        Err(_) => (Some(String::new()), None),
+    };
+    let page = DepositPage {
+        before: before.filter(|b| *b > 0),
+        limit: None,
     };
     let (balance, view) = match tokio::try_join!(
         balance_view(&state, me.account),
-        account_view(&state, me.account)
+        account_view(&state, me.account, page)
     ) {
         Ok(both) => both,
         Err(e) => return e.into_response(),
@@ -68,6 +74,7 @@ pub async fn buy_page(
         "credits_per_usd": view.credits_per_usd, "options": options,
         "amount": amount, "amount_error": error,
         "deposits": rows(&view), "signature": signature(&view.deposits),
+        "before": page.before, "next_before": view.next_before,
     });
     let status = if error.is_some() {
         StatusCode::BAD_REQUEST
@@ -82,7 +89,9 @@ pub async fn deposits_json(
     State(state): State<Site>,
     caller: Caller,
 ) -> Result<Json<DepositsResponse>, ApiError> {
-    Ok(Json(account_view(&state, caller.account_id).await?))
+    Ok(Json(
+        account_view(&state, caller.account_id, DepositPage::default()).await?,
+    ))
 }
 
 /// What tells the page's script that the deposits changed: each one's state, and a pending
@@ -326,6 +335,7 @@ mod tests {
             observed_at: Some(0),
         };
         let view = |state: &str, confirmations| DepositView {
+            id: None,
             chain_id: 31337,
             tx_hash: format!("0x{}", "ab".repeat(32)),
             log_index: 0,

@@ -12,14 +12,15 @@
 //! replica answers the same. Confirmations count the blocks on top of a transfer's block, from
 //! the head the watcher last saw; nothing here calls the chain's node.
 
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::Json;
 use prometheus_client::registry::Registry;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shoal_protocol::error::ErrorBody;
 use shoal_store::deposits::{DepositRecord, PendingDeposit};
 use shoal_store::AccountId;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::http::ApiError;
 use crate::http::Caller;
@@ -75,6 +76,8 @@ impl DepositSource for NoDeposits {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DepositView {
+    /// The recorded deposit's id, for `before` (`null` while pending).
+    pub id: Option<i64>,
     pub chain_id: i64,
     pub tx_hash: String,
     pub log_index: i64,
@@ -103,8 +106,47 @@ pub struct DepositsResponse {
     /// Credits per USD of stablecoin.
     pub credits_per_usd: i64,
     pub options: Vec<DepositOption>,
-    /// Pending transfers first, then recorded deposits, newest first (at most 100 of those).
+    /// On the first page, the pending transfers first; then recorded deposits, newest first
+    /// (at most `limit` of those).
     pub deposits: Vec<DepositView>,
+    /// Whether older recorded deposits follow: ask again with `before` = `next_before`.
+    pub has_more: bool,
+    /// The id to pass as `before` for the next page (`null` when `has_more` is false).
+    pub next_before: Option<i64>,
+}
+
+/// Which recorded deposits to answer: pages of newest first.
+#[derive(Debug, Clone, Copy, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DepositPage {
+    /// Only deposits older than this id (a previous page's `next_before`); the first page,
+    /// without it, also lists the pending transfers.
+    pub before: Option<i64>,
+    /// Recorded deposits per page, 1 to 100 [default 100].
+    pub limit: Option<i64>,
+}
+
+impl DepositPage {
+    pub const MAX: i64 = 100;
+
+    fn checked(query: Result<Query<Self>, QueryRejection>) -> Result<Self, ApiError> {
+        let Query(page) = query.map_err(|e| {
+            ApiError::invalid_request(format!("invalid query: {}", e.body_text()), None)
+        })?;
+        if page.limit.is_some_and(|l| !(1..=Self::MAX).contains(&l)) {
+            return Err(ApiError::invalid_request(
+                format!("limit must be between 1 and {}", Self::MAX),
+                Some("limit".into()),
+            ));
+        }
+        if page.before.is_some_and(|b| b < 1) {
+            return Err(ApiError::invalid_request(
+                "before must be a deposit id (a previous page's next_before)",
+                Some("before".into()),
+            ));
+        }
+        Ok(page)
+    }
 }
 
 /// The account's payment options and deposits.
@@ -113,8 +155,10 @@ pub struct DepositsResponse {
     path = "/deposits",
     tag = "account",
     security(("bearer" = [])),
+    params(DepositPage),
     responses(
-        (status = 200, description = "How to pay (chain, token, the account's own deposit address, an EIP-681 link) and the deposits: pending with their confirmations, then credited", body = DepositsResponse),
+        (status = 200, description = "How to pay (chain, token, the account's own deposit address, an EIP-681 link) and the deposits: pending with their confirmations, then credited, newest first, in pages", body = DepositsResponse),
+        (status = 400, description = "`before` or `limit` out of range", body = ErrorBody),
         (status = 401, description = "Missing, malformed or revoked API key", body = ErrorBody),
         (status = 429, description = "The key's rate limit is exceeded", body = ErrorBody,
             headers(("retry-after" = u64, description = "Seconds until a retry can succeed"))),
@@ -124,14 +168,17 @@ pub struct DepositsResponse {
 pub async fn account_deposits(
     State(state): State<AppState>,
     caller: Caller,
+    query: Result<Query<DepositPage>, QueryRejection>,
 ) -> Result<Json<DepositsResponse>, ApiError> {
-    Ok(Json(account_view(&state, caller.account_id).await?))
+    let page = DepositPage::checked(query)?;
+    Ok(Json(account_view(&state, caller.account_id, page).await?))
 }
 
 /// What `GET /api/v1/deposits` answers for `account` (the dashboard's Buy page shows it too).
 pub async fn account_view(
     state: &AppState,
     account: AccountId,
+    page: DepositPage,
 ) -> Result<DepositsResponse, ApiError> {
     let mut options = state.deposits.options(account);
     for o in &mut options {
@@ -142,8 +189,18 @@ pub async fn account_view(
             o.observed_at = Some(h.observed_at);
         }
     }
-    let pending = state.store.pending_deposits(account).await?;
-    let recorded = state.store.list_deposits(Some(account), 100).await?;
+    let pending = match page.before {
+        None => state.store.pending_deposits(account).await?,
+        Some(_) => Vec::new(),
+    };
+    let limit = page.limit.unwrap_or(DepositPage::MAX);
+    // One more than the page, to tell whether another follows.
+    let mut recorded = (state.store)
+        .list_deposits(Some(account), page.before, limit + 1)
+        .await?;
+    let has_more = recorded.len() as i64 > limit;
+    recorded.truncate(limit as usize);
+    let next_before = has_more.then(|| recorded.last().map(|d| d.id)).flatten();
     let deposits = (pending.into_iter().map(|p| pending_view(&options, p)))
         .chain(recorded.into_iter().map(|d| recorded_view(&options, d)))
         .collect();
@@ -153,6 +210,8 @@ pub async fn account_view(
         credits_per_usd: state.config.credits_per_usd_sold,
         options,
         deposits,
+        has_more,
+        next_before,
     })
 }
 
@@ -174,6 +233,7 @@ fn confirmations(option: Option<&DepositOption>, block: i64) -> Option<i64> {
 fn pending_view(options: &[DepositOption], p: PendingDeposit) -> DepositView {
     let option = option_of(options, p.chain_id, &p.token);
     DepositView {
+        id: None,
         amount: option.map(|o| format_units(p.amount, o.decimals)),
         confirmations: confirmations(option, p.block_number),
         chain_id: p.chain_id,
@@ -192,6 +252,7 @@ fn recorded_view(options: &[DepositOption], d: DepositRecord) -> DepositView {
     let option = option_of(options, d.chain_id, &d.token);
     let units = d.amount.parse().ok();
     DepositView {
+        id: Some(d.id),
         amount: (option.zip(units)).map(|(o, n)| format_units(n, o.decimals)),
         confirmations: confirmations(option, d.block_number),
         chain_id: d.chain_id,

@@ -30,7 +30,7 @@ mod workers;
 pub use api::chat_completions;
 pub use config::{FileConfig, GatewayConfig, PricingConfig, DEFAULT_DATA_DIR};
 pub use deposits::{
-    account_view, format_units, option_of, parse_units, DepositOption, DepositView,
+    account_view, format_units, option_of, parse_units, DepositOption, DepositPage, DepositView,
     DepositsResponse,
 };
 pub use http::{

@@ -228,12 +228,13 @@ impl Watcher {
     }
 
     /// The token's Transfer logs to known deposit addresses in blocks `from..=to`, oldest
-    /// first, with their accounts; logs the node should not have returned are dropped.
+    /// first, with their accounts and units; logs the node should not have returned, and
+    /// transfers that are never deposits, are dropped.
     async fn read_transfers(
         &mut self,
         from: u64,
         to: u64,
-    ) -> anyhow::Result<Vec<(TransferLog, AccountId)>> {
+    ) -> anyhow::Result<Vec<(TransferLog, AccountId, u128)>> {
         self.refresh_addresses().await?;
         let mut logs: Vec<TransferLog> = Vec::new();
         for chunk in self.book.list.chunks(ADDRESSES_PER_CALL) {
@@ -250,7 +251,9 @@ impl Watcher {
             let in_range = (from..=to).contains(&log.block_number);
             match owner {
                 Some(account) if in_range && log.token == self.chain.token => {
-                    owned.push((log, account))
+                    if let Some(units) = self.worth_recording(&log) {
+                        owned.push((log, account, units));
+                    }
                 }
                 _ => {
                     tracing::warn!(chain = %self.chain.name, block = log.block_number, "deposit watcher: the node returned a log outside the filter; ignored")
@@ -260,10 +263,25 @@ impl Watcher {
         Ok(owned)
     }
 
+    /// The transfer's units, or `None` for one that is never a deposit: a zero-value transfer
+    /// moves nothing (address-poisoning spam sends them by the thousand), and no ERC-20 token
+    /// with a real supply can move 2^128 units or more, so such a log is refused rather than
+    /// recorded as a made-up amount.
+    fn worth_recording(&self, log: &TransferLog) -> Option<u128> {
+        match log.amount {
+            Some(0) => None,
+            Some(units) => Some(units),
+            None => {
+                tracing::error!(chain = %self.chain.name, tx = %log.tx_hash, "deposit watcher: a transfer of 2^128 units or more; refused");
+                None
+            }
+        }
+    }
+
     /// Reads and records the deposits of blocks `from..=to`.
     async fn scan(&mut self, from: u64, to: u64) -> anyhow::Result<()> {
-        for (log, account) in self.read_transfers(from, to).await? {
-            self.record(&log, account).await?;
+        for (log, account, units) in self.read_transfers(from, to).await? {
+            self.record(&log, account, units).await?;
         }
         Ok(())
     }
@@ -293,8 +311,8 @@ impl Watcher {
         let mut start = from;
         while window > 0 && start <= heads.latest {
             let end = heads.latest.min(start + self.chain.max_blocks_per_scan - 1);
-            for (log, account) in self.read_transfers(start, end).await? {
-                rows.push(self.pending_row(&log, account));
+            for (log, account, units) in self.read_transfers(start, end).await? {
+                rows.push(self.pending_row(&log, account, units));
             }
             start = end + 1;
         }
@@ -325,7 +343,7 @@ impl Watcher {
         Ok(count)
     }
 
-    fn pending_row(&self, log: &TransferLog, account: AccountId) -> PendingDeposit {
+    fn pending_row(&self, log: &TransferLog, account: AccountId, units: u128) -> PendingDeposit {
         PendingDeposit {
             chain_id: self.chain.chain_id as i64,
             token: self.chain.token.lower(),
@@ -333,11 +351,16 @@ impl Watcher {
             log_index: log.log_index as i64,
             block_number: log.block_number as i64,
             account_id: account,
-            amount: log.amount.unwrap_or(u128::MAX),
+            amount: units,
         }
     }
 
-    async fn record(&self, log: &TransferLog, account: AccountId) -> anyhow::Result<()> {
+    async fn record(
+        &self,
+        log: &TransferLog,
+        account: AccountId,
+        units: u128,
+    ) -> anyhow::Result<()> {
         let deposit = NewDeposit {
             chain_id: self.chain.chain_id as i64,
             tx_hash: log.tx_hash.clone(),
@@ -345,8 +368,7 @@ impl Watcher {
             block_number: log.block_number as i64,
             token: self.chain.token.lower(),
             account_id: account,
-            // Beyond 128 bits is beyond what the ledger holds: recorded as too large.
-            amount: log.amount.unwrap_or(u128::MAX),
+            amount: units,
             decimals: self.chain.decimals,
             minimum: self.chain.minimum,
             credits_per_usd: self.credits_per_usd,

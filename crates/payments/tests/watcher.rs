@@ -218,7 +218,7 @@ async fn failures_retry_the_same_range_and_nothing_is_credited_twice() {
     store.set_deposit_cursor(31337, TOKEN, 0, 0).await.unwrap();
     run_to(&mut w, &store, 50).await;
     assert_eq!(store.balance(account, 0).await.unwrap().credits, 3750);
-    assert_eq!(store.list_deposits(None, 100).await.unwrap().len(), 4);
+    assert_eq!(store.list_deposits(None, None, 100).await.unwrap().len(), 4);
 
     // While gw-a's lease lasts, gw-b does nothing at all.
     let asked = node.lock().unwrap().ranges.len();
@@ -311,5 +311,36 @@ async fn pending_transfers_show_until_final_and_vanish_when_reorged() {
         pending_txs(store.clone()).await,
         [("04".into(), 21, 2_000_000)]
     );
+    assert_eq!(store.balance(account, 0).await.unwrap().credits, 500);
+}
+
+#[tokio::test]
+async fn zero_value_and_oversized_transfers_make_no_row() {
+    let (_dir, store, account) = store_with_account().await;
+    let mine = address_of(account as u32);
+    let mut oversized = transfer(TOKEN, &mine, 0, 4, 3);
+    oversized["data"] = json!(format!("0x{:0>64}", "1".to_owned() + &"0".repeat(32)));
+    let node = Arc::new(Mutex::new(Node {
+        chain_id: 31337,
+        latest: 8,
+        logs: vec![
+            transfer(TOKEN, &mine, 0, 3, 1),
+            transfer(TOKEN, &mine, 1_000_000, 3, 2),
+            oversized,
+            // Pending (final up to 6): a zero-value one shows nowhere either.
+            transfer(TOKEN, &mine, 0, 8, 4),
+        ],
+        ..Node::default()
+    }));
+    let url = start_node(node.clone()).await;
+    let mut w = watcher(&url, 31337, &store, "gw-a");
+
+    run_to(&mut w, &store, 7).await;
+    let recorded = store.list_deposits(Some(account), None, 10).await.unwrap();
+    assert_eq!(
+        (recorded.iter().map(|d| d.amount.as_str())).collect::<Vec<_>>(),
+        ["1000000"]
+    );
+    assert!(store.pending_deposits(account).await.unwrap().is_empty());
     assert_eq!(store.balance(account, 0).await.unwrap().credits, 500);
 }

@@ -59,7 +59,7 @@ pub async fn admin(
         DepositsCommand::List { account, limit } => {
             let payments = load(file).ok().flatten();
             for d in store
-                .list_deposits(account, limit.clamp(1, 100_000))
+                .list_deposits(account, None, limit.clamp(1, 100_000))
                 .await?
             {
                 let decimals = payments.as_ref().and_then(|p| {

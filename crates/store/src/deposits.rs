@@ -181,7 +181,8 @@ const MARK_TOO_LARGE: &str = "UPDATE deposits SET state = 'too_large' WHERE id =
 
 const LIST: &str = "SELECT id, chain_id, tx_hash, log_index, block_number, token, account_id,
         amount, credits, state, recorded_at, credited_at
-       FROM deposits WHERE ($1 = 0 OR account_id = $1) ORDER BY id DESC LIMIT $2";
+       FROM deposits WHERE ($1 = 0 OR account_id = $1) AND ($3 = 0 OR id < $3)
+      ORDER BY id DESC LIMIT $2";
 
 const LEASE: &str = "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
@@ -260,15 +261,18 @@ impl Store {
         }
     }
 
-    /// Deposits, newest first: one account's, or everyone's (`None`).
+    /// Deposits, newest first: one account's, or everyone's (`None`); with `before`, only
+    /// those older than that deposit id (a page after the one that ended there).
     pub async fn list_deposits(
         &self,
         account: Option<AccountId>,
+        before: Option<i64>,
         limit: i64,
     ) -> Result<Vec<DepositRecord>> {
         read!(self, c => sqlx::query(LIST)
             .bind(account.unwrap_or(0))
             .bind(limit)
+            .bind(before.unwrap_or(0))
             .fetch_all(c)
             .await?
             .iter()

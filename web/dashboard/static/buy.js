@@ -15,7 +15,8 @@ function depositsSignature(view) {
 
 function watchDeposits() {
   const section = document.getElementById("deposits");
-  if (!section) return;
+  // An older page of the history has no signature: only the newest page follows the chain.
+  if (!section || section.dataset.signature === undefined) return;
   const shown = section.dataset.signature;
   const poll = async () => {
     if (document.visibilityState === "visible") {

@@ -64,13 +64,18 @@ async fn deposit_credits_once(db: TestDb) {
     );
     let b = store.balance(a, T0).await.unwrap();
     assert_eq!((b.credits, b.total_deposited), (1500, 1500));
-    let list = store.list_deposits(Some(a), 10).await.unwrap();
+    let list = store.list_deposits(Some(a), None, 10).await.unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!(list[1].amount, "1000000");
     assert_eq!((list[1].credits, list[1].state.as_str()), (500, "credited"));
     assert_eq!(list[1].credited_at, Some(T0));
+    // Pages: the newest one, then those before it.
+    let first = store.list_deposits(Some(a), None, 1).await.unwrap();
+    assert_eq!(first[0].id, list[0].id);
+    let next = (store.list_deposits(Some(a), Some(first[0].id), 10).await).unwrap();
+    assert_eq!(next.iter().map(|d| d.id).collect::<Vec<_>>(), [list[1].id]);
     assert!(store
-        .list_deposits(Some(a + 99), 10)
+        .list_deposits(Some(a + 99), None, 10)
         .await
         .unwrap()
         .is_empty());
@@ -137,7 +142,7 @@ async fn below_minimum_accumulates(db: TestDb) {
         .await
         .unwrap();
     assert_eq!(got, DepositOutcome::Credited { credits: 550 });
-    let list = store.list_deposits(Some(a), 10).await.unwrap();
+    let list = store.list_deposits(Some(a), None, 10).await.unwrap();
     let states: Vec<(&str, i64)> = list.iter().map(|d| (d.state.as_str(), d.credits)).collect();
     assert_eq!(
         states,
@@ -165,7 +170,7 @@ async fn too_large_is_recorded_not_credited(db: TestDb) {
         .unwrap();
     assert_eq!(got, DepositOutcome::TooLarge);
     assert_eq!(store.balance(a, T0).await.unwrap().credits, 0);
-    let list = store.list_deposits(None, 10).await.unwrap();
+    let list = store.list_deposits(None, None, 10).await.unwrap();
     assert_eq!(list[0].state, "too_large");
     assert_eq!(list[0].amount, u128::MAX.to_string());
     // A normal deposit after it is credited as usual.
