@@ -41,12 +41,14 @@ pub struct CreateKeyRequest {
     #[serde(default)]
     pub name: Option<String>,
     /// A spending limit in credits per window; absent or null: none.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
     #[serde(default)]
     pub limit: Option<i64>,
     /// The limit's window; `never` when absent. Only with `limit`.
     #[serde(default)]
     pub limit_reset: Option<LimitReset>,
     /// Requests per minute; absent: the gateway's default.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1_000_000))]
     #[serde(default)]
     pub rpm: Option<u32>,
 }
@@ -60,7 +62,7 @@ pub struct UpdateKeyRequest {
     #[serde(default, deserialize_with = "present")]
     pub name: Option<Option<String>>,
     /// A new limit in credits; null removes the limit.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>, minimum = 0))]
     #[serde(default, deserialize_with = "present")]
     pub limit: Option<Option<i64>>,
     /// The limit's window (with `limit`, or changing the window of the key's limit).
@@ -186,6 +188,9 @@ pub struct GenerationData {
     pub data: GenerationObject,
 }
 
+/// The most requests per minute a key made through the API may have.
+pub const MAX_RPM: u32 = 1_000_000;
+
 const FIELD_NAMES: &[&str] = &["name", "limit", "limit_reset", "rpm"];
 
 const VOCABULARY: Vocabulary = Vocabulary {
@@ -198,7 +203,7 @@ fn expected(path: &str) -> Option<&'static str> {
         "name" => "a string or null",
         "limit" => "a whole number of credits (0 or more) or null",
         "limit_reset" => "`daily`, `weekly`, `monthly` or `never`",
-        "rpm" => "a whole number of requests per minute, 1 or more",
+        "rpm" => "a whole number of requests per minute, 1 to 1000000",
         _ => return None,
     })
 }
@@ -213,8 +218,11 @@ pub fn parse_create_key(body: &[u8]) -> Result<CreateKeyRequest, InvalidRequest>
             "`limit_reset` needs a `limit`",
         ));
     }
-    if req.rpm == Some(0) {
-        return Err(InvalidRequest::new("rpm", "`rpm` must be at least 1"));
+    if req.rpm.is_some_and(|r| !(1..=MAX_RPM).contains(&r)) {
+        return Err(InvalidRequest::new(
+            "rpm",
+            format!("`rpm` must be 1 to {MAX_RPM}"),
+        ));
     }
     Ok(req)
 }
@@ -261,6 +269,7 @@ mod tests {
             (br#"{"limit":1,"limit_reset":"hourly"}"#, "limit_reset"),
             (br#"{"limit_reset":"daily"}"#, "limit_reset"),
             (br#"{"rpm":0}"#, "rpm"),
+            (br#"{"rpm":2147483648}"#, "rpm"),
         ] {
             let e = parse_create_key(body).unwrap_err();
             assert_eq!(e.param.as_deref(), Some(param), "{e:?}");
