@@ -199,6 +199,9 @@ def assert_usage_is_the_bill(gateway, account, before, request_id, usage, text, 
     assert bill["credits"] == credits_for(usage.prompt_tokens, usage.completion_tokens)
     after = settled_balance(gateway, account.key)
     assert before["credits"] - after["credits"] == bill["credits"]
+    # The answer says what it cost: the settle's charge, in credits and in USD.
+    assert usage.model_extra["cost"] == bill["credits"]
+    assert usage.model_extra["cost_usd"] == f"{bill['credits'] // 1000}.{bill['credits'] % 1000:03d}"
     # Each count is held to its bound: the prompt to its upper bound (template 128, message
     # 16, part 4, then its bytes), the completion to max_tokens, reasoning to the completion.
     assert usage.prompt_tokens <= 128 + 16 + 4 + len(text.encode())
