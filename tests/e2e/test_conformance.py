@@ -300,7 +300,8 @@ def test_openapi_document_is_served_without_a_key(gateway):
     assert doc["servers"][0]["url"] == "/api/v1"
     assert set(doc["paths"]) == {"/models", "/models/{id}", "/balance", "/chat/completions", "/deposits",
                                  "/images/generations", "/openapi.json", "/responses", "/responses/{id}",
-                                 "/messages", "/messages/count_tokens"}
+                                 "/messages", "/messages/count_tokens", "/key", "/keys", "/keys/{id}",
+                                 "/generation"}
     assert doc["components"]["securitySchemes"]["bearer"] == {
         "type": "http", "scheme": "bearer", "description": doc["components"]["securitySchemes"]["bearer"]["description"]}
     chat = doc["paths"]["/chat/completions"]["post"]
@@ -308,5 +309,6 @@ def test_openapi_document_is_served_without_a_key(gateway):
     assert {"400", "401", "402", "404", "429", "503"} <= set(chat["responses"])
     for name in ["ChatCompletionRequest", "ChatCompletion", "ErrorBody", "ModelEntry", "BalanceResponse",
                  "DepositsResponse", "ResponsesRequest", "Response", "MessagesRequest", "Message",
-                 "MessagesErrorBody", "TokenCount"]:
+                 "MessagesErrorBody", "TokenCount", "KeyObject", "KeyData", "KeyList", "CreatedKey",
+                 "GenerationData"]:
         assert name in doc["components"]["schemas"], name
