@@ -199,6 +199,9 @@ def assert_usage_is_the_bill(gateway, account, before, request_id, usage, text, 
     assert bill["credits"] == credits_for(usage.prompt_tokens, usage.completion_tokens)
     after = settled_balance(gateway, account.key)
     assert before["credits"] - after["credits"] == bill["credits"]
+    # The answer says what it cost: the settle's charge, in credits and in USD.
+    assert usage.model_extra["cost"] == bill["credits"]
+    assert usage.model_extra["cost_usd"] == f"{bill['credits'] // 1000}.{bill['credits'] % 1000:03d}"
     # Each count is held to its bound: the prompt to its upper bound (template 128, message
     # 16, part 4, then its bytes), the completion to max_tokens, reasoning to the completion.
     assert usage.prompt_tokens <= 128 + 16 + 4 + len(text.encode())
@@ -297,7 +300,8 @@ def test_openapi_document_is_served_without_a_key(gateway):
     assert doc["servers"][0]["url"] == "/api/v1"
     assert set(doc["paths"]) == {"/models", "/models/{id}", "/balance", "/chat/completions", "/deposits",
                                  "/images/generations", "/openapi.json", "/responses", "/responses/{id}",
-                                 "/messages", "/messages/count_tokens"}
+                                 "/messages", "/messages/count_tokens", "/key", "/keys", "/keys/{id}",
+                                 "/generation"}
     assert doc["components"]["securitySchemes"]["bearer"] == {
         "type": "http", "scheme": "bearer", "description": doc["components"]["securitySchemes"]["bearer"]["description"]}
     chat = doc["paths"]["/chat/completions"]["post"]
@@ -305,5 +309,6 @@ def test_openapi_document_is_served_without_a_key(gateway):
     assert {"400", "401", "402", "404", "429", "503"} <= set(chat["responses"])
     for name in ["ChatCompletionRequest", "ChatCompletion", "ErrorBody", "ModelEntry", "BalanceResponse",
                  "DepositsResponse", "ResponsesRequest", "Response", "MessagesRequest", "Message",
-                 "MessagesErrorBody", "TokenCount"]:
+                 "MessagesErrorBody", "TokenCount", "KeyObject", "KeyData", "KeyList", "CreatedKey",
+                 "GenerationData"]:
         assert name in doc["components"]["schemas"], name

@@ -84,5 +84,7 @@ def test_schemathesis_finds_nothing(gateway_with_images, tmp_path):
     tested = {case.get("name") for case in suite.iter("testcase")}
     assert tested == {"GET /models", "GET /models/{id}", "GET /balance", "POST /chat/completions",
                       "POST /images/generations", "GET /deposits", "POST /responses",
-                      "GET /responses/{id}", "POST /messages", "POST /messages/count_tokens"}
+                      "GET /responses/{id}", "POST /messages", "POST /messages/count_tokens",
+                      "GET /key", "GET /keys", "POST /keys", "GET /keys/{id}", "PATCH /keys/{id}",
+                      "DELETE /keys/{id}", "GET /generation"}
     assert suite.get("failures") == "0" and suite.get("errors") == "0", output[-5000:]

@@ -90,7 +90,8 @@ pub fn now_ms() -> i64 {
 }
 
 /// Releases expired holds now and then every `reaper_interval`, and deletes holds that ended
-/// longer than `hold_retention` ago (the journal keeps their record), until the process ends.
+/// longer than `hold_retention` ago (the journal keeps their record), expired sessions, and
+/// request records older than `GENERATION_RETENTION`, until the process ends.
 pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(state.config.reaper_interval);
@@ -110,6 +111,10 @@ pub fn spawn_hold_reaper(state: AppState) -> tokio::task::JoinHandle<()> {
             }
             if let Err(e) = state.store.prune_sessions(now).await {
                 tracing::warn!(error = %e, "pruning expired sessions failed; will retry");
+            }
+            let before = now - shoal_store::GENERATION_RETENTION;
+            if let Err(e) = state.store.prune_generations(before).await {
+                tracing::warn!(error = %e, "pruning old request records failed; will retry");
             }
         }
     })

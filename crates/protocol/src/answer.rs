@@ -62,25 +62,28 @@ impl Failure {
     }
 }
 
-/// The token counts a request is billed for, as the relay settled them (a worker's report held
-/// to the job's bounds). Reasoning tokens are part of `output_tokens`.
+/// What a request is billed for, as the relay settles it: the token counts (a worker's report
+/// held to the job's bounds; reasoning tokens are part of `output_tokens`) and the credits
+/// they cost, the very amount the settle charges.
 ///
-/// This is the one input every API's usage block is made from: a per-request cost (credits),
-/// once the ledger reports one, is added here, and each route's usage conversion
-/// (`ResponseUsage::from`, `MessageUsage::from`) decides how to show it.
+/// This is the one input every API's usage block is made from; each route's usage conversion
+/// (`Usage::billed`, `ResponseUsage::from`, `MessageUsage::from`) decides how to show it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Billed {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub reasoning_tokens: u64,
+    /// What the request is charged, in credits.
+    pub credits: i64,
 }
 
-impl From<JobUsage> for Billed {
-    fn from(u: JobUsage) -> Self {
+impl Billed {
+    pub fn new(u: JobUsage, credits: i64) -> Self {
         Billed {
             input_tokens: u.prompt_tokens,
             output_tokens: u.completion_tokens,
             reasoning_tokens: u.reasoning_tokens,
+            credits,
         }
     }
 }
@@ -324,6 +327,7 @@ pub(crate) mod pieces {
                 input_tokens: input,
                 output_tokens: output,
                 reasoning_tokens: reasoning,
+                credits: 2,
             },
         }
     }

@@ -21,7 +21,8 @@
 //! Modules: [`codes`] (finish reasons and job error codes), [`error`] (the error body),
 //! [`chat`] (chat completions), [`responses`] (the OpenAI Responses API) and [`messages`] (the
 //! Anthropic Messages API), both run as chat jobs, [`answer`] (a job's answer as their
-//! renderers take it), [`schema`] (the JSON Schema subset engines enforce), [`models`] (the model listing), [`balance`] (the balance object),
+//! renderers take it), [`cost`] (a request's cost as usage blocks show it), [`keys`] (the
+//! keys API, a key's own view, a request's record), [`schema`] (the JSON Schema subset engines enforce), [`models`] (the model listing), [`balance`] (the balance object),
 //! [`images`] (the image endpoints' answers), [`parse`] (parsing and validation), [`worker`]
 //! (the worker protocol), [`swarm`] (span announcements and activation frames).
 
@@ -29,8 +30,10 @@ pub mod answer;
 pub mod balance;
 pub mod chat;
 pub mod codes;
+pub mod cost;
 pub mod error;
 pub mod images;
+pub mod keys;
 pub mod messages;
 pub mod models;
 pub mod parse;

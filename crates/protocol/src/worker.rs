@@ -16,6 +16,7 @@ pub const PROTOCOL_VERSION: u32 = 1;
 
 /// What kind of worker is connecting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum WorkerKind {
     /// Embedded inference (llama.cpp) on the worker's own hardware.

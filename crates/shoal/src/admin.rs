@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use shoal_gateway::now_ms;
 use shoal_gateway::FileConfig;
-use shoal_store::{AccountId, Store};
+use shoal_store::money::LimitReset;
+use shoal_store::{AccountId, KeyKind, KeyLimit, NewKey, Store};
 
 use crate::StoreArgs;
 
@@ -143,8 +144,32 @@ enum KeyCommand {
         /// Requests per minute for this key [default: the gateway's default_rpm].
         #[arg(long)]
         rpm: Option<u32>,
+        /// A spending limit: at most N credits per window (see --limit-reset).
+        #[arg(long, value_name = "N")]
+        limit_credits: Option<i64>,
+        /// When the limit's window starts again (UTC).
+        #[arg(long, value_enum, requires = "limit_credits", default_value = "never")]
+        limit_reset: Reset,
+        /// A management key: it manages the account's keys (/api/v1/keys) and runs no requests.
+        #[arg(long, conflicts_with = "limit_credits")]
+        management: bool,
     },
-    /// List an account's keys: one line each, tab-separated id, prefix, name, rpm, state.
+    /// Change a key's spending limit (it takes effect at the key's next request).
+    Update {
+        /// The key's id (`key list`).
+        key_id: i64,
+        /// The new limit in credits per window.
+        #[arg(long, value_name = "N", conflicts_with = "no_limit")]
+        limit_credits: Option<i64>,
+        /// Remove the key's limit.
+        #[arg(long)]
+        no_limit: bool,
+        /// The limit's window [default: the key's current one, else never].
+        #[arg(long, value_enum, conflicts_with = "no_limit")]
+        limit_reset: Option<Reset>,
+    },
+    /// List an account's keys: one line each, tab-separated id, prefix, name, rpm, state,
+    /// kind, limit (`-`, or credits/window).
     List {
         #[arg(long)]
         account: AccountId,
@@ -154,6 +179,26 @@ enum KeyCommand {
         #[arg(long)]
         key_id: i64,
     },
+}
+
+/// A key limit's window, as the command line names it.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Reset {
+    Daily,
+    Weekly,
+    Monthly,
+    Never,
+}
+
+impl From<Reset> for LimitReset {
+    fn from(r: Reset) -> Self {
+        match r {
+            Reset::Daily => LimitReset::Daily,
+            Reset::Weekly => LimitReset::Weekly,
+            Reset::Monthly => LimitReset::Monthly,
+            Reset::Never => LimitReset::Never,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -211,21 +256,7 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         AdminCommand::Credits(CreditsCommand::Grant { account, credits }) => {
             println!("{}", store.grant_credits(account, credits, now).await?);
         }
-        AdminCommand::Key(KeyCommand::Create { account, name, rpm }) => {
-            let key = store
-                .create_api_key(account, name.as_deref(), rpm, now)
-                .await?;
-            eprintln!(
-                "key id {} ({}…): store it now, it is not shown again",
-                key.id, key.prefix
-            );
-            println!("{}", key.key);
-        }
-        AdminCommand::Key(KeyCommand::List { account }) => list_keys(store, account).await?,
-        AdminCommand::Key(KeyCommand::Revoke { key_id }) => {
-            store.revoke_api_key(key_id, now).await?;
-            eprintln!("key {key_id} revoked");
-        }
+        AdminCommand::Key(cmd) => key(store, cmd, now).await?,
         AdminCommand::Plan(PlanCommand::Set {
             account,
             daily_credits,
@@ -294,7 +325,91 @@ async fn list_image_blocks(store: &Store, account: Option<AccountId>) -> anyhow:
     Ok(())
 }
 
-/// One line per key of `account`: id, prefix, name, rpm, state.
+/// `key create`, `update`, `list` and `revoke`.
+async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
+    match cmd {
+        KeyCommand::Create {
+            account,
+            name,
+            rpm,
+            limit_credits,
+            limit_reset,
+            management,
+        } => {
+            let new = NewKey {
+                name: name.as_deref(),
+                rpm,
+                kind: if management {
+                    KeyKind::Management
+                } else {
+                    KeyKind::Inference
+                },
+                limit: limit_credits.map(|credits| KeyLimit {
+                    credits,
+                    reset: limit_reset.into(),
+                }),
+            };
+            let key = store.create_key(account, &new, now).await?;
+            eprintln!(
+                "key id {} ({}…): store it now, it is not shown again",
+                key.id, key.prefix
+            );
+            println!("{}", key.key);
+        }
+        KeyCommand::Update {
+            key_id,
+            limit_credits,
+            no_limit,
+            limit_reset,
+        } => update_key(store, key_id, (limit_credits, no_limit, limit_reset), now).await?,
+        KeyCommand::List { account } => list_keys(store, account).await?,
+        KeyCommand::Revoke { key_id } => {
+            store.revoke_api_key(key_id, now).await?;
+            eprintln!("key {key_id} revoked");
+        }
+    }
+    Ok(())
+}
+
+/// `key update`: the key's new limit, from `(--limit-credits, --no-limit, --limit-reset)`.
+async fn update_key(
+    store: &Store,
+    key_id: i64,
+    (credits, no_limit, reset): (Option<i64>, bool, Option<Reset>),
+    now: i64,
+) -> anyhow::Result<()> {
+    // The operator names the key alone; the store's key calls take its account too.
+    let account = store.key_usage(key_id, now).await?.account_id;
+    let current = store.api_key(account, key_id).await?.limit;
+    let limit = match (credits, no_limit, reset) {
+        (_, true, _) => None,
+        (Some(credits), false, reset) => Some(KeyLimit {
+            credits,
+            reset: reset
+                .map(LimitReset::from)
+                .or(current.map(|l| l.reset))
+                .unwrap_or(LimitReset::Never),
+        }),
+        (None, false, Some(reset)) => match current {
+            Some(l) => Some(KeyLimit {
+                reset: reset.into(),
+                ..l
+            }),
+            None => anyhow::bail!("key {key_id} has no limit: give --limit-credits"),
+        },
+        (None, false, None) => {
+            anyhow::bail!("nothing to change: give --limit-credits, --no-limit or --limit-reset")
+        }
+    };
+    store.set_key_limit(account, key_id, limit).await?;
+    match limit {
+        Some(l) => eprintln!("key {key_id}: {} credits {}", l.credits, l.reset.as_str()),
+        None => eprintln!("key {key_id}: no limit"),
+    }
+    Ok(())
+}
+
+/// One line per key of `account`: id, prefix, name, rpm, state, kind, limit.
 async fn list_keys(store: &Store, account: AccountId) -> anyhow::Result<()> {
     for k in store.list_api_keys(account).await? {
         let state = if k.revoked_at.is_some() {
@@ -307,7 +422,15 @@ async fn list_keys(store: &Store, account: AccountId) -> anyhow::Result<()> {
             .map(|r| r.to_string())
             .unwrap_or_else(|| "default".into());
         let name = k.name.as_deref().unwrap_or("-");
-        println!("{}\t{}\t{}\t{}\t{}", k.id, k.prefix, name, rpm, state);
+        let limit = k
+            .limit
+            .map(|l| format!("{}/{}", l.credits, l.reset.as_str()))
+            .unwrap_or_else(|| "-".into());
+        let kind = k.kind.as_str();
+        println!(
+            "{}\t{}\t{name}\t{rpm}\t{state}\t{kind}\t{limit}",
+            k.id, k.prefix
+        );
     }
     Ok(())
 }

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use shoal_protocol::answer::{Failure, Piece};
-use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage};
-use shoal_store::{Charge, HoldOutcome, HoldRequest};
+use shoal_protocol::answer::{Billed, Failure, Piece};
+use shoal_protocol::worker::{ErrorCode, FinishReason, JobRequest, JobUsage, WorkerKind};
+use shoal_store::{Charge, Generation, HoldOutcome, HoldRequest, SettleOutcome};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
@@ -157,11 +157,13 @@ async fn start(
             None => tried.push(job.worker),
             Some(JobEvent::Failed { code, .. }) => return Err(worker_refused(&code).into()),
             Some(first) => {
+                let served = Served::now(state, ctx, &job);
                 return Ok(Started {
                     job,
                     first,
                     dispatched,
-                })
+                    served,
+                });
             }
         }
     }
@@ -184,6 +186,30 @@ struct Started {
     job: Job,
     first: JobEvent,
     dispatched: Instant,
+    served: Served,
+}
+
+/// What a request's record keeps of the worker that answered: when its first event came and
+/// what kind of worker it is.
+#[derive(Debug, Clone, Copy)]
+struct Served {
+    first_at: Instant,
+    kind: WorkerKind,
+}
+
+impl Served {
+    fn now(state: &AppState, ctx: &JobContext, job: &Job) -> Self {
+        // A swarm chain's entry, or a peer's, may not be in this pool by the time it is asked.
+        let fallback = if ctx.model == swarm::MODEL {
+            WorkerKind::Swarm
+        } else {
+            WorkerKind::Upstream
+        };
+        Served {
+            first_at: Instant::now(),
+            kind: state.pool.kind_of(job.worker).unwrap_or(fallback),
+        }
+    }
 }
 
 /// A request that got no first event: why, and its job if a worker still runs it.
@@ -237,11 +263,12 @@ async fn drive(
         Ok(started) => started,
         Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
     };
-    let (mut job, outcome) = if ctx.stream {
+    let (mut job, outcome, served) = if ctx.stream {
         let Started {
             mut job,
             first,
             dispatched,
+            served,
         } = started;
         let (tx, rx) = mpsc::channel::<Bytes>(64);
         let answer = Answer {
@@ -259,7 +286,7 @@ async fn drive(
         };
         let watch = check.as_ref().map(Watch::new);
         let outcome = relay.stream(&mut job, first, watch, shape.as_mut()).await;
-        (job, outcome)
+        (job, outcome, served)
     } else {
         let judged = (check.as_ref(), &mut tried);
         let collected = match collect_whole(&state, &ctx, &until, started, judged).await {
@@ -271,11 +298,12 @@ async fn drive(
             outcome,
             acc,
             dispatched,
+            served,
         } = collected;
         let _ = ready.send(whole_answer(dispatched, &outcome, acc, shape.as_mut()));
-        (job, outcome)
+        (job, outcome, served)
     };
-    finish(&state, &ctx, &mut job, outcome).await;
+    finish(&state, &ctx, (&mut job, served), outcome).await;
 }
 
 /// A job collected whole, with its outcome.
@@ -284,6 +312,7 @@ struct Collected {
     outcome: Outcome,
     acc: Whole,
     dispatched: Instant,
+    served: Served,
 }
 
 /// Collects a whole answer. One that fails its check is the worker's fault, known only at its
@@ -303,6 +332,7 @@ async fn collect_whole(
             mut job,
             first,
             dispatched,
+            served,
         } = started;
         let (outcome, acc) = collect(state, ctx, &mut job, first, until).await;
         let fault = match (&outcome, check) {
@@ -317,6 +347,7 @@ async fn collect_whole(
                 outcome,
                 acc,
                 dispatched,
+                served,
             });
         };
         rejected(state, ctx, job.worker, fault);
@@ -383,12 +414,12 @@ fn whole_answer(
     match outcome {
         Outcome::Done {
             finish_reason,
-            usage,
+            priced,
         } => {
             shape.push(acc.into_piece());
             shape.push(Piece::Done {
                 finish_reason: *finish_reason,
-                usage: (*usage).into(),
+                usage: priced.billed(),
             });
             Ok(Answer {
                 ready: Ready::Whole(shape.body()),
@@ -411,7 +442,7 @@ struct Until {
 enum Outcome {
     Done {
         finish_reason: FinishReason,
-        usage: JobUsage,
+        priced: Priced,
     },
     /// The client went away or the deadline passed: the job was cancelled.
     Cancelled {
@@ -457,10 +488,9 @@ async fn collect(
                 finish_reason,
                 usage,
             } => {
-                let usage = bounded(state, ctx, job.worker, usage);
                 let done = Outcome::Done {
                     finish_reason,
-                    usage,
+                    priced: priced(state, ctx, job.worker, usage),
                 };
                 return (done, acc);
             }
@@ -473,9 +503,14 @@ async fn collect(
     }
 }
 
-/// A worker's event as a piece of the answer; a finished job's usage is held to its bounds.
-fn piece(state: &AppState, ctx: &JobContext, worker: WorkerId, event: JobEvent) -> Piece {
-    match event {
+/// A worker's event as a piece of the answer, with, for a finished job, its [`Priced`] usage.
+fn piece(
+    state: &AppState,
+    ctx: &JobContext,
+    worker: WorkerId,
+    event: JobEvent,
+) -> (Piece, Option<Priced>) {
+    let piece = match event {
         JobEvent::Delta {
             content,
             reasoning,
@@ -488,12 +523,17 @@ fn piece(state: &AppState, ctx: &JobContext, worker: WorkerId, event: JobEvent) 
         JobEvent::Done {
             finish_reason,
             usage,
-        } => Piece::Done {
-            finish_reason,
-            usage: bounded(state, ctx, worker, usage).into(),
-        },
+        } => {
+            let priced = priced(state, ctx, worker, usage);
+            let piece = Piece::Done {
+                finish_reason,
+                usage: priced.billed(),
+            };
+            return (piece, Some(priced));
+        }
         JobEvent::Failed { code, .. } => Piece::Failed(Failure::Worker(code)),
-    }
+    };
+    (piece, None)
 }
 
 /// A streamed answer on its way to the client.
@@ -522,7 +562,7 @@ impl Relay<'_> {
         }
         let mut event = first;
         loop {
-            let piece = piece(self.state, self.ctx, job.worker, event);
+            let (piece, priced) = piece(self.state, self.ctx, job.worker, event);
             match &piece {
                 Piece::Delta {
                     content,
@@ -537,6 +577,7 @@ impl Relay<'_> {
                     finish_reason,
                     usage,
                 } => {
+                    let priced = priced.expect("a Done piece comes priced");
                     let verdict = watch.take().map(|w| w.verdict(*finish_reason));
                     if let Some(Err(fault)) = verdict {
                         // Checked at its end: the stream ends as a failed one instead.
@@ -548,11 +589,7 @@ impl Relay<'_> {
                     }
                     let done = Outcome::Done {
                         finish_reason: *finish_reason,
-                        usage: JobUsage {
-                            prompt_tokens: usage.input_tokens,
-                            completion_tokens: usage.output_tokens,
-                            reasoning_tokens: usage.reasoning_tokens,
-                        },
+                        priced,
                     };
                     let _ = self.tx.send(Bytes::from(shape.push(piece))).await;
                     return done;
@@ -604,40 +641,91 @@ impl Relay<'_> {
     }
 }
 
-/// Ends the job and its hold exactly once, whatever happened.
-async fn finish(state: &AppState, ctx: &JobContext, job: &mut Job, outcome: Outcome) {
-    let usage = match outcome {
-        Outcome::Done { usage, .. } => Some(usage),
+/// Ends the job and its hold exactly once, whatever happened, and keeps the request's record.
+async fn finish(
+    state: &AppState,
+    ctx: &JobContext,
+    (job, served): (&mut Job, Served),
+    outcome: Outcome,
+) {
+    let finish_reason = match &outcome {
+        Outcome::Done { finish_reason, .. } => Some(*finish_reason),
+        _ => None,
+    };
+    let priced = match outcome {
+        // Priced once, when the client was told what it costs.
+        Outcome::Done { priced, .. } => Some(priced),
         Outcome::Cancelled { delivered } => {
             let reported = stop(state, job).await;
-            Some(reported.unwrap_or(JobUsage {
+            let usage = reported.unwrap_or(JobUsage {
                 completion_tokens: delivered,
                 ..Default::default()
-            }))
+            });
+            Some(priced(state, ctx, job.worker, usage))
         }
         // The service failed: only what reached the client is billed (output tokens delivered).
         Outcome::Failed { delivered, .. } | Outcome::Rejected { delivered } => (delivered > 0)
-            .then_some(JobUsage {
-                completion_tokens: delivered,
-                ..Default::default()
+            .then(|| {
+                let usage = JobUsage {
+                    completion_tokens: delivered,
+                    ..Default::default()
+                };
+                priced(state, ctx, job.worker, usage)
             }),
     };
-    // A finished job's usage is already within its bounds (the client was told it).
-    let charge =
-        usage.map(|u| charge_for(&state.config.rate_card, &bounded(state, ctx, job.worker, u)));
     let now = now_ms();
-    let result = match charge {
-        Some(c) => state.store.settle(&ctx.request_id, Some(&c), now).await,
+    let result = match priced {
+        Some(p) => {
+            state
+                .store
+                .settle(&ctx.request_id, Some(&p.charge()), now)
+                .await
+        }
         None => state.store.void(&ctx.request_id, now).await,
     };
-    if let Ok(shoal_store::SettleOutcome::Settled { charged, .. }) = &result {
-        state
-            .metrics
-            .credits_charged
-            .inc_by(u64::try_from(*charged).expect("a settled charge is never negative"));
-    }
+    let charged = match &result {
+        Ok(SettleOutcome::Settled { charged, .. }) => *charged,
+        _ => 0,
+    };
+    state
+        .metrics
+        .credits_charged
+        .inc_by(u64::try_from(charged).expect("a settled charge is never negative"));
     if let Err(e) = result {
         tracing::error!(request_id = %ctx.request_id, error = %e, "settling a hold failed; the reaper will release it");
+    }
+    let usage = priced.map(|p| p.usage).unwrap_or_default();
+    record(state, ctx, served, (usage, charged), finish_reason).await;
+}
+
+/// Keeps the request's record for `GET /generation` (no text, no worker, no key). A record
+/// that cannot be written is logged and dropped: the answer and the ledger are unaffected.
+async fn record(
+    state: &AppState,
+    ctx: &JobContext,
+    served: Served,
+    (usage, charged): (JobUsage, i64),
+    finish_reason: Option<FinishReason>,
+) {
+    let millis = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let generation = Generation {
+        id: ctx.request_id.clone(),
+        account_id: ctx.hold.account_id,
+        created_at: now_ms() - millis(ctx.arrived.elapsed()),
+        model: ctx.model.clone(),
+        input_tokens: tokens(usage.prompt_tokens),
+        output_tokens: tokens(usage.completion_tokens),
+        credits: charged,
+        latency_ms: millis(ctx.arrived.elapsed()),
+        time_to_first_token_ms: Some(millis(
+            served.first_at.saturating_duration_since(ctx.arrived),
+        )),
+        finish_reason,
+        worker_kind: served.kind,
+    };
+    if let Err(e) = state.store.record_generation(&generation).await {
+        tracing::warn!(request_id = %ctx.request_id, error = %e, "a request's record was not kept");
     }
 }
 
@@ -683,13 +771,35 @@ fn bounded(state: &AppState, ctx: &JobContext, worker: WorkerId, mut usage: JobU
     usage
 }
 
-fn charge_for(card: &shoal_store::money::RateCard, usage: &JobUsage) -> Charge {
-    let input = i64::try_from(usage.prompt_tokens).unwrap_or(i64::MAX);
-    let output = i64::try_from(usage.completion_tokens).unwrap_or(i64::MAX);
-    Charge {
-        input_tokens: input,
-        output_tokens: output,
-        reasoning_tokens: i64::try_from(usage.reasoning_tokens).unwrap_or(i64::MAX),
-        credits: card.credits(input, output),
+/// A job's usage held to its bounds and priced: what the client is told it cost and what the
+/// settle charges, computed once. (The hold is the price of the bounds, so the settle never
+/// cuts this price.)
+#[derive(Debug, Clone, Copy)]
+struct Priced {
+    usage: JobUsage,
+    credits: i64,
+}
+
+impl Priced {
+    fn billed(&self) -> Billed {
+        Billed::new(self.usage, self.credits)
     }
+
+    fn charge(&self) -> Charge {
+        let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        Charge {
+            input_tokens: tokens(self.usage.prompt_tokens),
+            output_tokens: tokens(self.usage.completion_tokens),
+            reasoning_tokens: tokens(self.usage.reasoning_tokens),
+            credits: self.credits,
+        }
+    }
+}
+
+fn priced(state: &AppState, ctx: &JobContext, worker: WorkerId, usage: JobUsage) -> Priced {
+    let usage = bounded(state, ctx, worker, usage);
+    let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let credits = (state.config.rate_card)
+        .credits(tokens(usage.prompt_tokens), tokens(usage.completion_tokens));
+    Priced { usage, credits }
 }

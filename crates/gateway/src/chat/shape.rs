@@ -207,8 +207,9 @@ fn error_event(message: &str, code: &str) -> Vec<u8> {
     sse(&ErrorBody::new(message, "server_error", code))
 }
 
+/// The usage block: the billed tokens and what they cost.
 fn usage_block(u: Billed) -> Usage {
-    Usage::new(u.input_tokens, u.output_tokens, Some(u.reasoning_tokens))
+    Usage::billed(u)
 }
 
 /// `more` after `to`; the first piece is moved in, not copied (so a whole answer handed on

@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use shoal_store::{credentials, AccountId, ApiKeyPrincipal, KeyId};
+use shoal_store::{credentials, AccountId, ApiKeyPrincipal, KeyId, KeyKind};
 
 use crate::http::ApiError;
 use crate::ratelimit::{format_reset, retry_after_secs, Decision};
@@ -34,12 +34,78 @@ pub struct Caller {
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 
+    /// Only a key that may run requests (or a dashboard session) is a `Caller`: a management
+    /// key is refused here, by every handler that runs or pays for anything.
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        parts.extensions.get::<Caller>().copied().ok_or_else(|| {
-            // A route mounted without an authentication layer: a bug, never the client's.
-            tracing::error!("a handler that needs a caller runs without authentication");
-            ApiError::internal()
-        })
+        if let Some(caller) = parts.extensions.get::<Caller>() {
+            return Ok(*caller);
+        }
+        match parts.extensions.get::<KeyCaller>() {
+            Some(k) if k.kind == KeyKind::Management => Err(ApiError::forbidden(
+                "a management key manages the account's keys and runs no requests; use an \
+                 inference key",
+            )),
+            _ => Err(unauthenticated()),
+        }
+    }
+}
+
+/// A route mounted without an authentication layer: a bug, never the client's.
+fn unauthenticated() -> ApiError {
+    tracing::error!("a handler that needs a caller runs without authentication");
+    ApiError::internal()
+}
+
+/// The API key a request authenticated with, whatever its kind (`GET /api/v1/key`).
+#[derive(Debug, Clone, Copy)]
+pub struct KeyCaller {
+    pub key_id: KeyId,
+    pub account_id: AccountId,
+    pub kind: KeyKind,
+    /// Its requests per minute (the key's own or the gateway's default).
+    pub rpm: u32,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for KeyCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parts
+            .extensions
+            .get::<KeyCaller>()
+            .copied()
+            .ok_or_else(unauthenticated)
+    }
+}
+
+/// Who may manage an account's keys: a management key of the account, or the account's
+/// dashboard session. An inference key may not.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyManager {
+    pub account_id: AccountId,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for KeyManager {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let key = parts.extensions.get::<KeyCaller>();
+        let session = parts
+            .extensions
+            .get::<Caller>()
+            .filter(|c| c.key_id.is_none());
+        match (key, session) {
+            (Some(k), _) if k.kind == KeyKind::Management => Ok(KeyManager {
+                account_id: k.account_id,
+            }),
+            (Some(_), _) => Err(ApiError::forbidden(
+                "an inference key cannot manage keys; use a management key",
+            )),
+            (None, Some(s)) => Ok(KeyManager {
+                account_id: s.account_id,
+            }),
+            (None, None) => Err(unauthenticated()),
+        }
     }
 }
 
@@ -146,11 +212,19 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     let limit = principal.rpm.unwrap_or(state.config.default_rpm);
     let decision = state.limiter.check(principal.key_id, limit).await;
     let mut response = if decision.allowed {
-        req.extensions_mut().insert(Caller {
-            key_id: Some(principal.key_id),
+        req.extensions_mut().insert(KeyCaller {
+            key_id: principal.key_id,
             account_id: principal.account_id,
-            free_daily: free_allowance(Payer::ApiKey, state.config.free_daily_credits),
+            kind: principal.kind,
+            rpm: limit,
         });
+        if principal.kind == KeyKind::Inference {
+            req.extensions_mut().insert(Caller {
+                key_id: Some(principal.key_id),
+                account_id: principal.account_id,
+                free_daily: free_allowance(Payer::ApiKey, state.config.free_daily_credits),
+            });
+        }
         next.run(req).await
     } else {
         ApiError::rate_limited(limit, retry_after_secs(decision.retry_after)).into_response()

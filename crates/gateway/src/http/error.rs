@@ -124,6 +124,18 @@ impl ApiError {
         )
     }
 
+    /// 404 for something the caller named that it cannot see: unknown, or another account's
+    /// (the two read the same).
+    pub fn not_found(message: impl Into<String>, param: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "invalid_request_error",
+            "not_found",
+            message.into(),
+        )
+        .with_param(param)
+    }
+
     pub fn route_not_found() -> Self {
         Self::new(
             StatusCode::NOT_FOUND,

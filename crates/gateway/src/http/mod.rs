@@ -8,7 +8,7 @@ mod error;
 mod observe;
 mod openapi;
 
-pub use auth::{authenticate, AccountTag, Caller, KeyCache};
+pub use auth::{authenticate, AccountTag, Caller, KeyCache, KeyCaller, KeyManager};
 pub use body::{BodyLimit, JsonBytes};
 pub use cors::AllowedOrigins;
 pub use error::ApiError;
@@ -83,6 +83,14 @@ fn api_v1(state: &AppState, extra: OpenApiRouter<AppState>) -> Router<AppState> 
         .routes(routes!(api::chat_completions))
         .routes(routes!(api::responses::create_response))
         .routes(routes!(api::responses::retrieve_response))
+        .routes(routes!(api::keys::current_key))
+        .routes(routes!(api::keys::list_keys, api::keys::create_key))
+        .routes(routes!(
+            api::keys::get_key,
+            api::keys::update_key,
+            api::keys::delete_key
+        ))
+        .routes(routes!(api::keys::generation))
         .merge(extra)
         .routes(routes!(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))

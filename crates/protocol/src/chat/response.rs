@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::request::{Role, ToolCall, ToolType};
+use crate::answer::Billed;
 use crate::codes::FinishReason;
+use crate::cost::UsdOfCredits;
 
 /// A non-streamed completion (`object: "chat.completion"`).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -218,6 +220,13 @@ pub struct Usage {
     pub total_tokens: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completion_tokens_details: Option<CompletionTokensDetails>,
+    /// What the request was charged, in credits (Shoal's answers always carry it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<i64>,
+    /// `cost` in USD, a decimal string (`"0.007"`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "0.007"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<UsdOfCredits>,
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -236,6 +245,17 @@ impl Usage {
             total_tokens: prompt_tokens.saturating_add(completion_tokens),
             completion_tokens_details: reasoning_tokens
                 .map(|reasoning_tokens| CompletionTokensDetails { reasoning_tokens }),
+            cost: None,
+            cost_usd: None,
+        }
+    }
+
+    /// What a request was billed, its cost included.
+    pub fn billed(b: Billed) -> Self {
+        Usage {
+            cost: Some(b.credits),
+            cost_usd: Some(UsdOfCredits(b.credits)),
+            ..Usage::new(b.input_tokens, b.output_tokens, Some(b.reasoning_tokens))
         }
     }
 }

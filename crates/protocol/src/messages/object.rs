@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::answer::{Billed, Failure};
 use crate::codes::ErrorCode;
+use crate::cost::UsdOfCredits;
 
 /// The answer (`type: "message"`).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -83,6 +84,13 @@ pub struct MessageUsage {
     pub output_tokens: u64,
     pub cache_creation_input_tokens: u64,
     pub cache_read_input_tokens: u64,
+    /// What the request was charged, in credits; absent until the answer ends (`message_start`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<i64>,
+    /// `cost` in USD, a decimal string (`"0.007"`).
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, example = "0.007"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<UsdOfCredits>,
 }
 
 impl From<Billed> for MessageUsage {
@@ -92,6 +100,8 @@ impl From<Billed> for MessageUsage {
             output_tokens: b.output_tokens,
             cache_creation_input_tokens: 0,
             cache_read_input_tokens: 0,
+            cost: Some(b.credits),
+            cost_usd: Some(UsdOfCredits(b.credits)),
         }
     }
 }

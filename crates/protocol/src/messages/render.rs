@@ -19,6 +19,7 @@ use super::object::{
 use crate::answer::{id_suffix, write_sse, Billed, Calls, Failure, Piece, Render, Route};
 use crate::chat::ToolCallDelta;
 use crate::codes::FinishReason;
+use crate::cost::UsdOfCredits;
 
 /// Renders one message. Feed it [`start`](Self::start) once, then every [`Piece`] of the job
 /// in order; each call returns the SSE bytes to send (none for a non-streamed request). After
@@ -262,6 +263,8 @@ impl Render for MessageRenderer {
             usage: DeltaUsage {
                 input_tokens: usage.input_tokens,
                 output_tokens: usage.output_tokens,
+                cost: usage.credits,
+                cost_usd: UsdOfCredits(usage.credits),
             },
         });
         self.emit(Event::MessageStop);
@@ -342,4 +345,6 @@ struct StopDelta {
 struct DeltaUsage {
     input_tokens: u64,
     output_tokens: u64,
+    cost: i64,
+    cost_usd: UsdOfCredits,
 }

@@ -4,6 +4,7 @@ use super::*;
 use crate::answer::pieces::{call, done, golden, golden_pair, text, thought};
 use crate::answer::{parse_sse, Failure, Piece};
 use crate::codes::{ErrorCode, FinishReason};
+use crate::cost::UsdOfCredits;
 use crate::parse::{parse_chat_request, InvalidRequest};
 use crate::worker::JobRequest;
 
@@ -564,6 +565,8 @@ fn a_text_answer_streams_as_one_text_block() {
         MessageUsage {
             input_tokens: 7,
             output_tokens: 2,
+            cost: Some(2),
+            cost_usd: Some(UsdOfCredits(2)),
             ..Default::default()
         }
     );
@@ -677,7 +680,8 @@ fn a_whole_message_writes_no_events() {
                "content": [{"type": "thinking", "thinking": "hm", "signature": ""}, {"type": "text", "text": "Hi"},
                            {"type": "tool_use", "id": "c1", "name": "f", "input": {}}],
                "stop_reason": "tool_use", "stop_sequence": null,
-               "usage": {"input_tokens": 4, "output_tokens": 3, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}})
+               "usage": {"input_tokens": 4, "output_tokens": 3, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                         "cost": 2, "cost_usd": "0.002"}})
     );
     golden(
         "messages_whole.json",

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::request::{ReasoningConfig, ResponsesTool, ResponsesToolChoice, TextConfig, Truncation};
 use crate::answer::Billed;
+use crate::cost::UsdOfCredits;
 
 /// A response (`object: "response"`). Nothing is stored: `store` is always `false`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -211,6 +212,11 @@ pub struct ResponseUsage {
     pub output_tokens: u64,
     pub output_tokens_details: OutputTokensDetails,
     pub total_tokens: u64,
+    /// What the request was charged, in credits.
+    pub cost: i64,
+    /// `cost` in USD, a decimal string (`"0.007"`).
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "0.007"))]
+    pub cost_usd: UsdOfCredits,
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -235,6 +241,8 @@ impl From<Billed> for ResponseUsage {
                 reasoning_tokens: b.reasoning_tokens,
             },
             total_tokens: b.input_tokens.saturating_add(b.output_tokens),
+            cost: b.credits,
+            cost_usd: UsdOfCredits(b.credits),
         }
     }
 }

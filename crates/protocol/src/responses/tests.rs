@@ -499,7 +499,8 @@ fn a_text_answer_streams_as_one_message() {
     assert_eq!(
         serde_json::to_value(object.usage).unwrap(),
         json!({"input_tokens": 7, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 2,
-               "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 9})
+               "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 9,
+               "cost": 2, "cost_usd": "0.002"})
     );
     golden_pair("responses_text", &bytes, &object);
 }
