@@ -162,6 +162,8 @@ def test_dashboard_guards(gateway, tmp_path):
     # Every page carries the security headers.
     r = httpx.get(gateway.base + "/dashboard/keys", headers=jar)
     assert r.status_code == 200
+    # This gateway runs no browser models: no "Contribute this browser" (it would lead to a 404).
+    assert "Log out" in r.text and "Contribute this browser" not in r.text
     csp = r.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
@@ -174,7 +176,12 @@ def test_dashboard_guards(gateway, tmp_path):
     again = login(gateway, email, PASSWORD, Cookie=f"shoal_session={cookie}")
     assert again.status_code == 303 and again.cookies["shoal_session"] != cookie
     assert session_balance(gateway, cookie).status_code == 401, "the old session ended"
-    for _ in range(5):
+    # A failed login's page is a signed-out page: no nav, no "Log out", the typed email kept
+    # in the form only.
+    r = login(gateway, email, "wrong password!")
+    assert r.status_code == 401 and f'value="{email}"' in r.text
+    assert "Log out" not in r.text and 'href="/dashboard/usage"' not in r.text, r.text
+    for _ in range(4):
         assert login(gateway, email, "wrong password!").status_code == 401
     r = login(gateway, email, PASSWORD)
     assert r.status_code == 429 and "Too many failed attempts" in r.text

@@ -305,6 +305,7 @@ def test_the_dashboard_images_page_shows_the_workers_progress(shoal_bin, tmp_pat
         assert steps[0] == 0 and steps == sorted(steps) and len(set(steps)) >= 3, seen["bar"]
         assert seen["shown"] and seen["src"] == "data:image/png;base64,", seen
         assert (seen["seed"], seen["status"]) == ("4242", "10 credits"), seen
+        assert seen["adult"] == [False, True, False], "the 18+ box shows only with NSFW ticked"
     finally:
         if worker:
             worker.proc.terminate(timeout=5)

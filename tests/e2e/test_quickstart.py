@@ -138,6 +138,18 @@ def test_demo_answers_with_the_printed_key(demo):
                        "the demo request to be billed", interval=0.05)
     assert balance["credits"] == 1000 - balance["total_spent"], balance
 
+    # The banner's dashboard login works with the same account, and the header offers no
+    # "Contribute this browser" (the demo runs no browser models).
+    login = re.search(r"Dashboard \(usage, keys, playground\): (\S+)\n\s+log in as (\S+) with the password (\S+)",
+                      banner)
+    assert login and login.group(1) == demo.base + "/dashboard", banner
+    r = httpx.post(demo.base + "/dashboard/login", data={"email": login.group(2), "password": login.group(3)},
+                   headers={"Sec-Fetch-Site": "same-origin"}, timeout=30)
+    assert r.status_code == 303 and r.headers["location"] == "/dashboard/usage", r.text
+    page = httpx.get(demo.base + "/dashboard/usage", cookies={"shoal_session": r.cookies["shoal_session"]})
+    assert page.status_code == 200 and login.group(2) in page.text, page.text[:500]
+    assert "Contribute this browser" not in page.text
+
     # What a person reads: the banner, the note about random weights, and no llama.cpp log.
     banner = demo.banner()
     assert "random weights" in banner, banner

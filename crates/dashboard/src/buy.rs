@@ -70,7 +70,7 @@ pub async fn buy_page(
     };
     let (options, error) = pay_options(&view, amount.as_deref());
     let ctx = json!({
-        "tab": "buy", "email": me.email, "balance": balance,
+        "tab": "buy", "email": me.email, "contribute": me.contribute, "balance": balance,
         "credits_per_usd": view.credits_per_usd, "options": options,
         "amount": amount, "amount_error": error,
         "deposits": rows(&view), "signature": signature(&view.deposits),

@@ -49,12 +49,18 @@ async fn dummy_hash() -> String {
 pub(super) struct SignedIn {
     pub(super) account: AccountId,
     pub(super) email: String,
+    /// Whether the header offers "Contribute this browser": only where browser models run.
+    pub(super) contribute: bool,
 }
 
 pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<SignedIn, Response> {
     match session::account(state, headers).await {
         Ok(Some(account)) => match state.store.account_email(account).await {
-            Ok(email) => Ok(SignedIn { account, email }),
+            Ok(email) => Ok(SignedIn {
+                account,
+                email,
+                contribute: state.browser.get().is_some(),
+            }),
             Err(e) => Err(ApiError::from(e).into_response()),
         },
         Ok(None) => Err(see_other("/dashboard/login")),
@@ -100,7 +106,7 @@ pub async fn signup_page() -> Response {
 }
 
 fn signup_error(status: StatusCode, email: &str, message: &str) -> Response {
-    let ctx = json!({ "tab": "signup", "error": message, "email": email });
+    let ctx = json!({ "tab": "signup", "error": message, "typed_email": email });
     render(status, "signup.html", ctx)
 }
 
@@ -162,7 +168,7 @@ pub async fn login(
     let throttle = &state.dashboard.throttle;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
         let msg = format!("Too many failed attempts. {}", password::try_again_in(wait));
-        let ctx = json!({ "tab": "login", "error": msg, "email": form.email });
+        let ctx = json!({ "tab": "login", "error": msg, "typed_email": form.email });
         return render(StatusCode::TOO_MANY_REQUESTS, "login.html", ctx);
     }
     let login = match state.store.login_of(&email).await {
@@ -180,8 +186,7 @@ pub async fn login(
     let matched = password::verify(form.password, hash).await;
     let Some(account) = account.filter(|_| matched) else {
         throttle.failed(&email, &address, Instant::now());
-        let ctx =
-            json!({ "tab": "login", "error": "Wrong email or password.", "email": form.email });
+        let ctx = json!({ "tab": "login", "error": "Wrong email or password.", "typed_email": form.email });
         return render(StatusCode::UNAUTHORIZED, "login.html", ctx);
     };
     throttle.succeeded(&email);
@@ -252,7 +257,7 @@ async fn keys_view(
             },
         })
         .collect();
-    let ctx = json!({ "tab": "keys", "email": me.email, "keys": rows, "new_key": new_key });
+    let ctx = json!({ "tab": "keys", "email": me.email, "contribute": me.contribute, "keys": rows, "new_key": new_key });
     render(StatusCode::OK, "keys.html", ctx)
 }
 
@@ -421,7 +426,7 @@ async fn usage_context(
         .map(|k| json!({ "id": k.id.to_string(), "name": k.name, "prefix": k.prefix }))
         .collect();
     Ok(json!({
-        "tab": "usage", "email": me.email, "balance": balance, "days": USAGE_DAYS,
+        "tab": "usage", "email": me.email, "contribute": me.contribute, "balance": balance, "days": USAGE_DAYS,
         "by_day": by_day, "by_model": usage.by_model, "total": usage.total, "chart": svg,
         "keys": key_options, "key": selected,
     }))
@@ -454,7 +459,7 @@ pub async fn playground_page(State(state): State<Site>, headers: HeaderMap) -> R
         Ok(b) => render(
             StatusCode::OK,
             "playground.html",
-            json!({ "tab": "playground", "email": me.email, "models": models, "balance": b }),
+            json!({ "tab": "playground", "email": me.email, "contribute": me.contribute, "models": models, "balance": b }),
         ),
         Err(e) => e.into_response(),
     }
@@ -470,7 +475,7 @@ pub async fn images_page(State(state): State<Site>, headers: HeaderMap) -> Respo
         Ok(b) => render(
             StatusCode::OK,
             "images.html",
-            json!({ "tab": "images", "email": me.email, "balance": b,
+            json!({ "tab": "images", "email": me.email, "contribute": me.contribute, "balance": b,
                     "image_credits": money::IMAGE_CREDITS }),
         ),
         Err(e) => e.into_response(),

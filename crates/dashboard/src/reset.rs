@@ -61,7 +61,7 @@ pub async fn request_reset(
     let throttle = &state.dashboard.resets;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
         let msg = format!("Too many reset requests. {}", password::try_again_in(wait));
-        let ctx = json!({ "tab": "login", "mail": true, "error": msg, "email": form.email });
+        let ctx = json!({ "tab": "login", "mail": true, "error": msg, "typed_email": form.email });
         return render(StatusCode::TOO_MANY_REQUESTS, "reset.html", ctx);
     }
     throttle.failed(&email, &address, Instant::now());

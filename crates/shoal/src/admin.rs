@@ -113,6 +113,11 @@ enum AccountCommand {
         #[arg(long)]
         email: String,
     },
+    /// The id of the account with this email (compared as sign-in compares it).
+    Find {
+        #[arg(long)]
+        email: String,
+    },
     /// Set the account's dashboard password, read from stdin (one line), and end all its
     /// login sessions: the password reset of a server without mail.
     #[command(name = "set-password")]
@@ -249,6 +254,11 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
     match command {
         AdminCommand::Account(AccountCommand::Create { email }) => {
             println!("{}", store.create_account(&email, now).await?);
+        }
+        AdminCommand::Account(AccountCommand::Find { email }) => {
+            let login = (store.login_of(&email.trim().to_lowercase()).await?)
+                .ok_or_else(|| anyhow::anyhow!("no account with email {email}"))?;
+            println!("{}", login.account_id);
         }
         AdminCommand::Account(AccountCommand::SetPassword { email }) => {
             set_password(store, &email).await?;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use rand::distr::{Alphanumeric, SampleString};
 use shoal_gateway::{AppState, Routes, Seams};
 use shoal_gateway::{FileConfig, GatewayConfig};
 
@@ -259,7 +260,12 @@ async fn start_demo(
     let store = &state.store;
     let now = shoal_gateway::now_ms();
     let email = format!("demo-{now}@shoal.local");
-    let account = store.create_account(&email, now).await?;
+    // A password too, so that the dashboard can be tried with the same account.
+    let password = Alphanumeric.sample_string(&mut rand::rng(), 16);
+    let hash = shoal_dashboard::hash_password(password.clone()).await?;
+    let account = store
+        .create_account_with_password(&email, &hash, now)
+        .await?;
     store.grant_credits(account, 1000, now).await?;
     let key = store
         .create_api_key(account, Some("demo"), None, now)
@@ -282,7 +288,12 @@ async fn start_demo(
         .first()
         .cloned()
         .unwrap_or_else(|| "large-27b-uncensored".into());
-    let banner = demo_banner(&email, &key.key, &format!("http://{addr}/api/v1"), &model);
+    let login = DemoLogin {
+        email: &email,
+        password: &password,
+        dashboard: &format!("http://{addr}/dashboard"),
+    };
+    let banner = demo_banner(&login, &key.key, &format!("http://{addr}/api/v1"), &model);
     let note = generated.then(|| random_weights_note(&gguf));
     let (state, serving) = (state.clone(), worker.abort_handle());
     tokio::spawn(async move {
@@ -299,13 +310,27 @@ async fn start_demo(
     Ok(worker)
 }
 
-fn demo_banner(email: &str, key: &str, base: &str, model: &str) -> String {
+/// How the demo account signs in to the dashboard.
+struct DemoLogin<'a> {
+    email: &'a str,
+    password: &'a str,
+    dashboard: &'a str,
+}
+
+fn demo_banner(login: &DemoLogin, key: &str, base: &str, model: &str) -> String {
+    let DemoLogin {
+        email,
+        password,
+        dashboard,
+    } = login;
     format!(
         "\n=== shoal demo ===\n\
          demo account {email}: 1000 credits. API key (shown once, keep it):\n\n    {key}\n\n\
          Try:\n    curl {base}/chat/completions -H 'Authorization: Bearer {key}' \\\n      \
          -H 'Content-Type: application/json' \\\n      \
-         -d '{{\"model\":\"{model}\",\"messages\":[{{\"role\":\"user\",\"content\":\"Hello\"}}]}}'\n"
+         -d '{{\"model\":\"{model}\",\"messages\":[{{\"role\":\"user\",\"content\":\"Hello\"}}]}}'\n\n\
+         Dashboard (usage, keys, playground): {dashboard}\n    \
+         log in as {email} with the password {password}\n"
     )
 }
 

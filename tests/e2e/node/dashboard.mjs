@@ -104,6 +104,12 @@ async function playground(page) {
 // sampled in the page from the click until the bar hides again.
 async function images(page) {
   await page.goto(`${base}/dashboard/images`);
+  // The age confirmation shows only once NSFW is ticked.
+  const adult = [await page.isVisible("#adult-confirm")];
+  await page.check("#nsfw");
+  adult.push(await page.isVisible("#adult-confirm"));
+  await page.uncheck("#nsfw");
+  adult.push(await page.isVisible("#adult-confirm"));
   await page.fill("textarea[name=prompt]", "a lighthouse at dusk");
   await page.selectOption("select[name=width]", "512");
   await page.selectOption("select[name=height]", "512");
@@ -133,6 +139,7 @@ async function images(page) {
     seed: await page.textContent("#image-seed"),
     src: ((await page.getAttribute("#image-out", "src")) || "").slice(0, 22),
     shown: await page.isVisible("#image-result"),
+    adult,
   };
 }
 

@@ -554,8 +554,14 @@ async fn admin_errors_go_to_stderr_with_a_failing_status() {
         &["account", "create", "--email", "a@example.com"],
     );
     assert!(id.parse::<i64>().is_ok(), "{id}");
+    let found = admin(
+        dir.path(),
+        &["account", "find", "--email", " A@Example.com"],
+    );
+    assert_eq!(found, id);
     for args in [
         vec!["account", "create", "--email", "a@example.com"],
+        vec!["account", "find", "--email", "b@example.com"],
         vec!["credits", "grant", "--account", "999999", "--credits", "5"],
         vec![
             "credits",

