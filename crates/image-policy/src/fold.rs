@@ -200,123 +200,136 @@ fn digit(c: char) -> Option<char> {
 /// Small letters of other scripts, small capitals and letter-like symbols that read as one
 /// Latin letter.
 fn lookalike(c: char) -> Option<char> {
-    Some(match c {
-        // Cyrillic
-        'а' | 'ӑ' => 'a',
-        'в' | 'ь' => 'b',
-        'с' => 'c',
-        'ԁ' => 'd',
-        'е' | 'є' => 'e',
-        'һ' | 'н' => 'h',
-        'і' | 'ї' | 'ӏ' => 'i',
-        'ј' => 'j',
-        'к' => 'k',
-        'м' => 'm',
-        'п' => 'n',
-        'о' => 'o',
-        'р' => 'p',
-        'ԛ' => 'q',
-        'г' => 'r',
-        'ѕ' => 's',
-        'т' => 't',
-        'ѵ' => 'v',
-        'ԝ' | 'ш' => 'w',
-        'х' => 'x',
-        'у' | 'ү' => 'y',
-        // Greek (small; capitals were lowered first)
-        'α' => 'a',
-        'β' => 'b',
-        'ϲ' => 'c',
-        'ε' => 'e',
-        'η' => 'n',
-        'ι' => 'i',
-        'ϳ' => 'j',
-        'κ' => 'k',
-        'μ' | 'υ' => 'u',
-        'ν' => 'v',
-        'ο' | 'σ' => 'o',
-        'ς' => 'c',
-        'ρ' => 'p',
-        'τ' => 't',
-        'χ' => 'x',
-        'γ' => 'y',
-        'ω' => 'w',
-        // Armenian
-        'օ' => 'o',
-        'ս' => 'u',
-        'ո' => 'n',
-        'հ' => 'h',
-        'ց' => 'g',
-        'զ' => 'q',
-        // small capitals and other Latin letters that do not decompose
-        'ᴀ' | 'ɑ' | 'ɐ' => 'a',
-        'ʙ' | 'ƀ' | 'ɓ' | 'ƅ' => 'b',
-        'ᴄ' | 'ƈ' => 'c',
-        'ᴅ' | 'đ' | 'ɗ' | 'ð' => 'd',
-        'ᴇ' | 'ɇ' | 'ǝ' => 'e',
-        'ꜰ' | 'ƒ' => 'f',
-        'ɢ' | 'ɡ' => 'g',
-        'ʜ' | 'ħ' | 'ɦ' => 'h',
-        'ɪ' | 'ı' | 'ɩ' | 'ɨ' => 'i',
-        'ᴊ' | 'ȷ' | 'ʝ' => 'j',
-        'ᴋ' | 'ĸ' => 'k',
-        'ʟ' | 'ł' | 'ɭ' => 'l',
-        'ᴍ' | 'ɱ' => 'm',
-        'ɴ' | 'ɲ' => 'n',
-        'ᴏ' | 'ø' | 'ɵ' => 'o',
-        'ᴘ' => 'p',
-        'ʀ' | 'ɽ' => 'r',
-        'ꜱ' | 'ʂ' => 's',
-        'ᴛ' | 'ŧ' | 'ƭ' => 't',
-        'ᴜ' | 'ʉ' => 'u',
-        'ᴠ' | 'ʋ' => 'v',
-        'ᴡ' => 'w',
-        'ʏ' | 'ƴ' => 'y',
-        'ᴢ' | 'ȥ' => 'z',
-        // Lisu capitals
-        'ꓮ' => 'a',
-        'ꓐ' => 'b',
-        'ꓚ' => 'c',
-        'ꓒ' | 'ꓓ' => 'd',
-        'ꓰ' => 'e',
-        'ꓝ' => 'f',
-        'ꓖ' => 'g',
-        'ꓧ' => 'h',
-        'ꓲ' => 'i',
-        'ꓙ' => 'j',
-        'ꓗ' => 'k',
-        'ꓡ' => 'l',
-        'ꓟ' => 'm',
-        'ꓠ' => 'n',
-        'ꓳ' => 'o',
-        'ꓑ' => 'p',
-        'ꓣ' => 'r',
-        'ꓢ' => 's',
-        'ꓔ' => 't',
-        'ꓴ' => 'u',
-        'ꓦ' => 'v',
-        'ꓪ' => 'w',
-        'ꓫ' => 'x',
-        'ꓬ' => 'y',
-        'ꓜ' => 'z',
-        // Canadian syllabics
-        'ᗅ' => 'a',
-        'ᗷ' => 'b',
-        'ᑕ' => 'c',
-        'ᗪ' => 'd',
-        'ᕼ' => 'h',
-        'ᒍ' => 'j',
-        'ᒪ' => 'l',
-        'ᑎ' => 'n',
-        'ᑭ' => 'p',
-        'ᔕ' => 's',
-        'ᑌ' => 'u',
-        'ᐯ' => 'v',
-        'ᗯ' => 'w',
-        '᙭' => 'x',
-        _ => return None,
-    })
+    // [`LOOKALIKES`] one character a pair, sorted for a binary search.
+    static TABLE: LazyLock<Vec<(char, char)>> = LazyLock::new(|| {
+        let mut pairs: Vec<(char, char)> = LOOKALIKES
+            .iter()
+            .flat_map(|(from, to)| from.chars().map(|f| (f, *to)))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    });
+    let table = &*TABLE;
+    let i = table.binary_search_by_key(&c, |p| p.0).ok()?;
+    Some(table[i].1)
 }
+
+/// Pairs of (the lookalikes, the Latin letter they read as).
+const LOOKALIKES: &[(&str, char)] = &[
+    // Cyrillic
+    ("аӑ", 'a'),
+    ("вь", 'b'),
+    ("с", 'c'),
+    ("ԁ", 'd'),
+    ("еє", 'e'),
+    ("һн", 'h'),
+    ("іїӏ", 'i'),
+    ("ј", 'j'),
+    ("к", 'k'),
+    ("м", 'm'),
+    ("п", 'n'),
+    ("о", 'o'),
+    ("р", 'p'),
+    ("ԛ", 'q'),
+    ("г", 'r'),
+    ("ѕ", 's'),
+    ("т", 't'),
+    ("ѵ", 'v'),
+    ("ԝш", 'w'),
+    ("х", 'x'),
+    ("уү", 'y'),
+    // Greek (small; capitals were lowered first)
+    ("α", 'a'),
+    ("β", 'b'),
+    ("ϲ", 'c'),
+    ("ε", 'e'),
+    ("η", 'n'),
+    ("ι", 'i'),
+    ("ϳ", 'j'),
+    ("κ", 'k'),
+    ("μυ", 'u'),
+    ("ν", 'v'),
+    ("οσ", 'o'),
+    ("ς", 'c'),
+    ("ρ", 'p'),
+    ("τ", 't'),
+    ("χ", 'x'),
+    ("γ", 'y'),
+    ("ω", 'w'),
+    // Armenian
+    ("օ", 'o'),
+    ("ս", 'u'),
+    ("ո", 'n'),
+    ("հ", 'h'),
+    ("ց", 'g'),
+    ("զ", 'q'),
+    // small capitals and other Latin letters that do not decompose
+    ("ᴀɑɐ", 'a'),
+    ("ʙƀɓƅ", 'b'),
+    ("ᴄƈ", 'c'),
+    ("ᴅđɗð", 'd'),
+    ("ᴇɇǝ", 'e'),
+    ("ꜰƒ", 'f'),
+    ("ɢɡ", 'g'),
+    ("ʜħɦ", 'h'),
+    ("ɪıɩɨ", 'i'),
+    ("ᴊȷʝ", 'j'),
+    ("ᴋĸ", 'k'),
+    ("ʟłɭ", 'l'),
+    ("ᴍɱ", 'm'),
+    ("ɴɲ", 'n'),
+    ("ᴏøɵ", 'o'),
+    ("ᴘ", 'p'),
+    ("ʀɽ", 'r'),
+    ("ꜱʂ", 's'),
+    ("ᴛŧƭ", 't'),
+    ("ᴜʉ", 'u'),
+    ("ᴠʋ", 'v'),
+    ("ᴡ", 'w'),
+    ("ʏƴ", 'y'),
+    ("ᴢȥ", 'z'),
+    // Lisu capitals
+    ("ꓮ", 'a'),
+    ("ꓐ", 'b'),
+    ("ꓚ", 'c'),
+    ("ꓒꓓ", 'd'),
+    ("ꓰ", 'e'),
+    ("ꓝ", 'f'),
+    ("ꓖ", 'g'),
+    ("ꓧ", 'h'),
+    ("ꓲ", 'i'),
+    ("ꓙ", 'j'),
+    ("ꓗ", 'k'),
+    ("ꓡ", 'l'),
+    ("ꓟ", 'm'),
+    ("ꓠ", 'n'),
+    ("ꓳ", 'o'),
+    ("ꓑ", 'p'),
+    ("ꓣ", 'r'),
+    ("ꓢ", 's'),
+    ("ꓔ", 't'),
+    ("ꓴ", 'u'),
+    ("ꓦ", 'v'),
+    ("ꓪ", 'w'),
+    ("ꓫ", 'x'),
+    ("ꓬ", 'y'),
+    ("ꓜ", 'z'),
+    // Canadian syllabics
+    ("ᗅ", 'a'),
+    ("ᗷ", 'b'),
+    ("ᑕ", 'c'),
+    ("ᗪ", 'd'),
+    ("ᕼ", 'h'),
+    ("ᒍ", 'j'),
+    ("ᒪ", 'l'),
+    ("ᑎ", 'n'),
+    ("ᑭ", 'p'),
+    ("ᔕ", 's'),
+    ("ᑌ", 'u'),
+    ("ᐯ", 'v'),
+    ("ᗯ", 'w'),
+    ("᙭", 'x'),
+];
 
 /// Variant letters of one script read as one: Arabic alef forms are already bare after the
 /// marks go, ta marbuta, alef maqsura and the Persian yeh and keheh; Hebrew final forms; a set
@@ -450,5 +463,18 @@ mod tests {
         assert_eq!(fold("NIÑA"), fold("niña"));
         assert_eq!(fold("ДЕВОЧКА"), fold("девочка"));
         assert_eq!(fold("Straße"), "strasse");
+    }
+
+    #[test]
+    fn each_lookalike_reads_one_way() {
+        let mut seen = std::collections::HashMap::new();
+        for (from, to) in super::LOOKALIKES {
+            for c in from.chars() {
+                assert_eq!(seen.insert(c, *to), None, "{c:?} is listed twice");
+                assert!(to.is_ascii_lowercase(), "{c:?} reads as {to:?}");
+                assert_eq!(super::lookalike(c), Some(*to), "{c:?}");
+            }
+        }
+        assert_eq!(super::lookalike('a'), None);
     }
 }

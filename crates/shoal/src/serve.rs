@@ -90,13 +90,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
              (cargo's `llama` feature, on by default)"
         );
     }
-    let mut file = match &args.config {
-        Some(path) => FileConfig::load(path)?,
-        None => FileConfig::default(),
-    };
-    if args.listen.is_some() {
-        file.listen = args.listen;
-    }
+    let mut file = file_config(&args)?;
     let store = args.store.open(&file).await?;
     let cluster = args.cluster.resolve(&mut file);
     let limiter = cluster.rate_limiter().await?;
@@ -153,6 +147,18 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     store.close().await;
     tracing::info!("shoal gateway stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The config file (or none), with `--listen` put over its address.
+fn file_config(args: &ServeArgs) -> anyhow::Result<FileConfig> {
+    let mut file = match &args.config {
+        Some(path) => FileConfig::load(path)?,
+        None => FileConfig::default(),
+    };
+    if args.listen.is_some() {
+        file.listen = args.listen;
+    }
+    Ok(file)
 }
 
 /// Binds the configured address and says so: one line on stdout that scripts (and the

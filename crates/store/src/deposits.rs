@@ -378,9 +378,21 @@ fn record_sqlite(
     d: &NewDeposit,
     now: Millis,
 ) -> DbResult<DepositOutcome> {
+    let Some(id) = insert_sqlite(c, d, now)? else {
+        return Ok(DepositOutcome::AlreadyRecorded);
+    };
+    let (waiting, remainder) = decide_on_sqlite(c, d)?;
+    match decide(d, &waiting, remainder) {
+        Decision::Wait { pending } => Ok(DepositOutcome::BelowMinimum { pending }),
+        Decision::TooLarge => too_large_sqlite(c, id),
+        Decision::Credit { credits, remainder } => credit_sqlite(c, d, id, credits, remainder, now),
+    }
+}
+
+/// Inserts the deposit as waiting; `None` when it was recorded before.
+fn insert_sqlite(c: &rusqlite::Connection, d: &NewDeposit, now: Millis) -> DbResult<Option<i64>> {
     use rusqlite::{params, OptionalExtension};
-    let id: Option<i64> = c
-        .prepare_cached(INSERT)
+    c.prepare_cached(INSERT)
         .db()?
         .query_row(
             params![
@@ -396,10 +408,13 @@ fn record_sqlite(
             |r| r.get(0),
         )
         .optional()
-        .db()?;
-    let Some(id) = id else {
-        return Ok(DepositOutcome::AlreadyRecorded);
-    };
+        .db()
+}
+
+/// What a deposit is decided on: the amounts waiting on this account, chain and token (this
+/// one among them) and the account's carried remainder.
+fn decide_on_sqlite(c: &rusqlite::Connection, d: &NewDeposit) -> DbResult<(Vec<u128>, i64)> {
+    use rusqlite::{params, OptionalExtension};
     let mut waiting = Vec::new();
     let mut stmt = c.prepare_cached(WAITING).db()?;
     let mut rows = stmt
@@ -415,11 +430,20 @@ fn record_sqlite(
         .optional()
         .db()?
         .unwrap_or(0);
-    let (credits, remainder) = match decide(d, &waiting, remainder) {
-        Decision::Wait { pending } => return Ok(DepositOutcome::BelowMinimum { pending }),
-        Decision::TooLarge => return too_large_sqlite(c, id),
-        Decision::Credit { credits, remainder } => (credits, remainder),
-    };
+    Ok((waiting, remainder))
+}
+
+/// Credits the account, journals it, carries the new remainder and marks the waiting
+/// deposits credited; too large when the balance would pass [`MAX_CREDITS`].
+fn credit_sqlite(
+    c: &rusqlite::Connection,
+    d: &NewDeposit,
+    id: i64,
+    credits: i64,
+    remainder: i64,
+    now: Millis,
+) -> DbResult<DepositOutcome> {
+    use rusqlite::params;
     if credits > 0 {
         let n = c
             .prepare_cached(CREDIT_ACCOUNT)

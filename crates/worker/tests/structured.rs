@@ -272,3 +272,37 @@ async fn a_thinking_model_reasons_first_then_answers_in_json() {
     assert!(done >= 3, "only {done} of 6 answers closed their reasoning");
     assert!(reasoned > 0, "no answer reasoned before its JSON");
 }
+
+/// Jobs this backend cannot run end before they reach a slot, each with its own code.
+#[tokio::test]
+async fn jobs_it_cannot_run_are_refused_with_their_reason() {
+    let end = |model: &str, content: Value| {
+        let request: JobRequest = serde_json::from_value(
+            json!({"messages": [{"role": "user", "content": content}], "max_tokens": 8}),
+        )
+        .unwrap();
+        let job = Job {
+            id: "job".into(),
+            model: model.into(),
+            request,
+        };
+        async move {
+            let (tx, _rx) = mpsc::channel(16);
+            let mut out = JobOutput::new("job".into(), tx);
+            backend()
+                .generate(job, &mut out, CancellationToken::new())
+                .await
+        }
+    };
+    let failed = |code, retryable| JobEnd::Failed { code, retryable };
+    assert_eq!(
+        end("another", json!("Hi")).await,
+        failed(ErrorCode::ModelNotServed, true)
+    );
+    let image = json!([{"type": "text", "text": "What is this?"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,aGk="}}]);
+    assert_eq!(
+        end(MODEL, image).await,
+        failed(ErrorCode::VisionUnsupported, true)
+    );
+}

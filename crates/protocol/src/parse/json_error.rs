@@ -224,8 +224,12 @@ pub(crate) const POSITIVE_INTEGER: &str = "an integer of at least 1";
 
 /// What the field at a normalized chat path takes, in words.
 fn expected(path: &str) -> Option<&'static str> {
+    expected_in_message(path).or_else(|| expected_in_request(path))
+}
+
+/// What a field of `messages` takes.
+fn expected_in_message(path: &str) -> Option<&'static str> {
     Some(match path {
-        "model" => "a model id (string)",
         "messages" => "an array of message objects",
         "messages[]" => "a message object with `role` and `content`",
         "messages[].role" => {
@@ -253,6 +257,14 @@ fn expected(path: &str) -> Option<&'static str> {
         "messages[].tool_calls[].function" => "an object with string `name` and `arguments`",
         "messages[].tool_calls[].function.name" => "a string",
         "messages[].tool_calls[].function.arguments" => "a string (JSON-encoded arguments)",
+        _ => return None,
+    })
+}
+
+/// What the request's other fields take.
+fn expected_in_request(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "model" => "a model id (string)",
         "stream" => "a boolean",
         "stream_options" => "an object",
         "stream_options.include_usage" => "a boolean",

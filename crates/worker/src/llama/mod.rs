@@ -190,46 +190,13 @@ impl LlamaCppBackend {
             check_gguf("--mmproj", mmproj)?;
         }
         let backend = llama_backend()?;
-        let mut params = LlamaModelParams::default();
-        if options.progress {
-            let mut last = -1i32;
-            params = params.with_progress_callback(move |p| {
-                let pct = (p * 100.0) as i32;
-                if pct / 10 != last / 10 || pct == 100 {
-                    last = pct;
-                    eprint!("\rloading model: {pct:3}%");
-                    if pct == 100 {
-                        eprintln!();
-                    }
-                }
-                true
-            });
-        }
         let started = std::time::Instant::now();
-        let model = LlamaModel::load_from_file(backend, &options.gguf, &params).map_err(|_| {
-            anyhow::anyhow!(
-                "--gguf {}: llama.cpp could not load it (truncated, or an architecture or \
-                 tensor type this llama.cpp does not know; its log above says which)",
-                options.gguf.display()
-            )
-        })?;
-        // The model lives as long as the process: every slot's context borrows it.
-        let model: &'static LlamaModel = Box::leak(Box::new(model));
-
-        let vocab = model.vocab();
-        let token_text =
-            |t| String::from_utf8_lossy(&vocab.token_to_piece(t, true, None)).into_owned();
-        let source = model.meta_val_str("tokenizer.chat_template").map_err(|_| {
-            anyhow::anyhow!(
-                "--gguf {}: the model has no chat template (tokenizer.chat_template)",
-                options.gguf.display()
-            )
-        })?;
-        let template =
-            ChatTemplate::new(&source, token_text(vocab.bos()), token_text(vocab.eos()))?;
-
-        let n_ctx_train = model.n_ctx_train();
-        let n_ctx = options.ctx.unwrap_or_else(|| n_ctx_train.min(8192)).max(64);
+        let model = load_model(backend, options)?;
+        let template = chat_template(model, &options.gguf)?;
+        let n_ctx = options
+            .ctx
+            .unwrap_or_else(|| model.n_ctx_train().min(8192))
+            .max(64);
         let threads = options
             .threads
             .map(|t| t as i32)
@@ -238,52 +205,20 @@ impl LlamaCppBackend {
             Some(path) => Some(Arc::new(load_projector(path, model, threads)?)),
             None => None,
         };
-        for spec in &mut models {
-            // Images need the projector; with one, every served id takes them.
-            spec.model.vision = vision.is_some();
-            spec.model.tools &= template.supports_tools;
-            // Every job's grammar comes from `grammar::plan`.
-            spec.model.structured_outputs = true;
-            spec.model.context_length = Some(spec.model.context_length.unwrap_or(n_ctx).min(n_ctx));
-        }
-
-        let (tx, rx) = std_mpsc::channel::<Task>();
-        let rx = Arc::new(Mutex::new(rx));
-        // Contexts are made one at a time: llama.cpp's context creation touches the model.
-        let (ready_tx, ready_rx) = std_mpsc::channel::<Result<(), String>>();
-        for slot in 0..options.concurrency {
-            let rx = rx.clone();
-            let ready = ready_tx.clone();
-            let vision = vision.clone();
-            std::thread::Builder::new()
-                .name(format!("llama-slot-{slot}"))
-                .spawn(move || {
-                    let params = LlamaContextParams::default()
-                        .with_n_ctx(NonZeroU32::new(n_ctx))
-                        .with_n_batch(512)
-                        .with_n_seq_max(1)
-                        .with_n_threads(threads)
-                        .with_n_threads_batch(threads);
-                    let ctx = match model.new_context(backend, params) {
-                        Ok(ctx) => {
-                            let _ = ready.send(Ok(()));
-                            ctx
-                        }
-                        Err(e) => {
-                            let _ = ready.send(Err(e.to_string()));
-                            return;
-                        }
-                    };
-                    slot_loop(slot, model, ctx, vision.as_deref(), &rx);
-                })
-                .context("starting a llama slot thread")?;
-            ready_rx
-                .recv()
-                .context("a llama slot thread died")?
-                .map_err(|e| {
-                    anyhow::anyhow!("llama.cpp could not make a context of {n_ctx} tokens: {e}")
-                })?;
-        }
+        fit_models(
+            &mut models,
+            vision.is_some(),
+            template.supports_tools,
+            n_ctx,
+        );
+        let tx = start_slots(
+            backend,
+            model,
+            vision.as_ref(),
+            n_ctx,
+            threads,
+            options.concurrency,
+        )?;
         tracing::info!(
             gguf = %options.gguf.display(),
             mmproj = ?options.mmproj.as_ref().map(|p| p.display().to_string()),
@@ -304,13 +239,55 @@ impl LlamaCppBackend {
     }
 
     async fn run(&self, job: Job, out: &mut JobOutput, cancel: CancellationToken) -> JobEnd {
+        let (events, rx) = mpsc::channel(64);
+        let task = match self.task(job, events, cancel.clone()) {
+            Ok(task) => task,
+            Err(end) => return end,
+        };
+        let sent = match self.tasks.lock() {
+            Ok(tasks) => tasks.send(task).is_ok(),
+            Err(_) => false,
+        };
+        if !sent {
+            return failed(ErrorCode::InferenceFailed, true);
+        }
+        forward(rx, out, &cancel).await
+    }
+
+    /// The slot's task for `job`: its images, its prompt, its grammar. A job this worker
+    /// cannot run ends here.
+    fn task(
+        &self,
+        job: Job,
+        events: mpsc::Sender<Event>,
+        cancel: CancellationToken,
+    ) -> Result<Task, JobEnd> {
         if !self.models.iter().any(|s| s.model.id == job.model) {
             tracing::warn!(job_id = %job.id, model = %job.model, "job for a model this worker does not serve");
-            return JobEnd::Failed {
-                code: ErrorCode::ModelNotServed,
-                retryable: true,
-            };
+            return Err(failed(ErrorCode::ModelNotServed, true));
         }
+        let images = self.images(&job)?;
+        let prompt = self.prompt(&job, images.len())?;
+        let Ok(grammar::Plan { tools, grammar }) =
+            grammar::plan(&job.request, self.template.traits(), &prompt)
+        else {
+            tracing::warn!(job_id = %job.id, "a schema outside the enforced subset");
+            return Err(failed(ErrorCode::InvalidRequest, false));
+        };
+        Ok(Task {
+            job_id: job.id,
+            prompt,
+            request: job.request,
+            tools,
+            grammar,
+            images,
+            events,
+            cancel,
+        })
+    }
+
+    /// The bytes of the conversation's images, in order.
+    fn images(&self, job: &Job) -> Result<Vec<Vec<u8>>, JobEnd> {
         let images: Vec<&str> = job
             .request
             .messages
@@ -324,94 +301,168 @@ impl LlamaCppBackend {
             .collect();
         if !images.is_empty() && self.vision.is_none() {
             tracing::warn!(job_id = %job.id, "job with images, and this worker has no --mmproj");
-            return JobEnd::Failed {
-                code: ErrorCode::VisionUnsupported,
-                retryable: true,
-            };
+            return Err(failed(ErrorCode::VisionUnsupported, true));
         }
-        let Some(images) = images
+        images
             .iter()
             .map(|url| data_url_bytes(url))
             .collect::<Option<Vec<_>>>()
-        else {
-            tracing::warn!(job_id = %job.id, "an image is not a base64 data URL");
-            return JobEnd::Failed {
-                code: ErrorCode::InvalidRequest,
-                retryable: false,
-            };
-        };
+            .ok_or_else(|| {
+                tracing::warn!(job_id = %job.id, "an image is not a base64 data URL");
+                failed(ErrorCode::InvalidRequest, false)
+            })
+    }
+
+    /// The conversation rendered with the chat template, a marker in place of each of its
+    /// `n_images` images.
+    fn prompt(&self, job: &Job, n_images: usize) -> Result<String, JobEnd> {
         let marker = self.vision.as_ref().map(|v| v.marker.as_str());
-        let prompt = match self.template.render(&job.request, marker) {
-            Ok(p) => p,
-            Err(e) => {
-                // The error names template constructs, never message text.
-                tracing::warn!(job_id = %job.id, kind = ?e.kind(), "chat template refused the conversation");
-                return JobEnd::Failed {
-                    code: ErrorCode::TemplateError,
-                    retryable: false,
-                };
-            }
-        };
+        let prompt = self.template.render(&job.request, marker).map_err(|e| {
+            // The error names template constructs, never message text.
+            tracing::warn!(job_id = %job.id, kind = ?e.kind(), "chat template refused the conversation");
+            failed(ErrorCode::TemplateError, false)
+        })?;
         // A template may drop or repeat messages: the images go in the order their markers
         // are in, and there must be one marker for each.
         if let Some(marker) = marker {
-            if prompt.matches(marker).count() != images.len() {
+            if prompt.matches(marker).count() != n_images {
                 tracing::warn!(job_id = %job.id, "the chat template did not keep every image in place");
-                return JobEnd::Failed {
-                    code: ErrorCode::TemplateError,
-                    retryable: false,
-                };
+                return Err(failed(ErrorCode::TemplateError, false));
             }
         }
-        let Ok(grammar::Plan { tools, grammar }) =
-            grammar::plan(&job.request, self.template.traits(), &prompt)
-        else {
-            tracing::warn!(job_id = %job.id, "a schema outside the enforced subset");
-            return JobEnd::Failed {
-                code: ErrorCode::InvalidRequest,
-                retryable: false,
-            };
-        };
-        let (events, mut rx) = mpsc::channel(64);
-        let task = Task {
-            job_id: job.id.clone(),
-            prompt,
-            request: job.request,
-            tools,
-            grammar,
-            images,
-            events,
-            cancel: cancel.clone(),
-        };
-        let sent = match self.tasks.lock() {
-            Ok(tasks) => tasks.send(task).is_ok(),
-            Err(_) => false,
-        };
-        if !sent {
-            return JobEnd::Failed {
-                code: ErrorCode::InferenceFailed,
-                retryable: true,
-            };
-        }
-        while let Some(event) = rx.recv().await {
-            match event {
-                Event::Delta(d) => {
-                    if out.send(d).await.is_err() {
-                        cancel.cancel();
-                        return JobEnd::Failed {
-                            code: ErrorCode::Disconnected,
-                            retryable: false,
-                        };
-                    }
+        Ok(prompt)
+    }
+}
+
+/// Passes a slot's deltas on until its end; a client that is gone cancels the job.
+async fn forward(
+    mut rx: mpsc::Receiver<Event>,
+    out: &mut JobOutput,
+    cancel: &CancellationToken,
+) -> JobEnd {
+    while let Some(event) = rx.recv().await {
+        match event {
+            Event::Delta(d) => {
+                if out.send(d).await.is_err() {
+                    cancel.cancel();
+                    return failed(ErrorCode::Disconnected, false);
                 }
-                Event::End(end) => return end,
             }
-        }
-        JobEnd::Failed {
-            code: ErrorCode::InferenceFailed,
-            retryable: true,
+            Event::End(end) => return end,
         }
     }
+    failed(ErrorCode::InferenceFailed, true)
+}
+
+/// Loads `--gguf`. The model lives as long as the process: every slot's context borrows it.
+fn load_model(
+    backend: &LlamaBackend,
+    options: &LlamaOptions,
+) -> anyhow::Result<&'static LlamaModel> {
+    let params = model_params(options.progress);
+    let model = LlamaModel::load_from_file(backend, &options.gguf, &params).map_err(|_| {
+        anyhow::anyhow!(
+            "--gguf {}: llama.cpp could not load it (truncated, or an architecture or \
+             tensor type this llama.cpp does not know; its log above says which)",
+            options.gguf.display()
+        )
+    })?;
+    Ok(Box::leak(Box::new(model)))
+}
+
+/// The model's load parameters; with `progress`, the load's progress on stderr by tenths.
+fn model_params(progress: bool) -> LlamaModelParams {
+    let params = LlamaModelParams::default();
+    if !progress {
+        return params;
+    }
+    let mut last = -1i32;
+    params.with_progress_callback(move |p| {
+        let pct = (p * 100.0) as i32;
+        if pct / 10 != last / 10 || pct == 100 {
+            last = pct;
+            eprint!("\rloading model: {pct:3}%");
+            if pct == 100 {
+                eprintln!();
+            }
+        }
+        true
+    })
+}
+
+/// The GGUF's own chat template (`tokenizer.chat_template`).
+fn chat_template(model: &LlamaModel, gguf: &Path) -> anyhow::Result<ChatTemplate> {
+    let vocab = model.vocab();
+    let token_text = |t| String::from_utf8_lossy(&vocab.token_to_piece(t, true, None)).into_owned();
+    let source = model.meta_val_str("tokenizer.chat_template").map_err(|_| {
+        anyhow::anyhow!(
+            "--gguf {}: the model has no chat template (tokenizer.chat_template)",
+            gguf.display()
+        )
+    })?;
+    ChatTemplate::new(&source, token_text(vocab.bos()), token_text(vocab.eos()))
+}
+
+/// What every served id offers on this model.
+fn fit_models(models: &mut [ServeSpec], vision: bool, template_tools: bool, n_ctx: u32) {
+    for spec in models {
+        // Images need the projector; with one, every served id takes them.
+        spec.model.vision = vision;
+        spec.model.tools &= template_tools;
+        // Every job's grammar comes from `grammar::plan`.
+        spec.model.structured_outputs = true;
+        spec.model.context_length = Some(spec.model.context_length.unwrap_or(n_ctx).min(n_ctx));
+    }
+}
+
+/// Starts `concurrency` slot threads, each with its own context of `n_ctx` tokens, and
+/// returns the sender that hands them tasks. Contexts are made one at a time: llama.cpp's
+/// context creation touches the model.
+fn start_slots(
+    backend: &'static LlamaBackend,
+    model: &'static LlamaModel,
+    vision: Option<&Arc<Vision>>,
+    n_ctx: u32,
+    threads: i32,
+    concurrency: u32,
+) -> anyhow::Result<std_mpsc::Sender<Task>> {
+    let (tx, rx) = std_mpsc::channel::<Task>();
+    let rx = Arc::new(Mutex::new(rx));
+    let (ready_tx, ready_rx) = std_mpsc::channel::<Result<(), String>>();
+    for slot in 0..concurrency {
+        let rx = rx.clone();
+        let ready = ready_tx.clone();
+        let vision = vision.cloned();
+        std::thread::Builder::new()
+            .name(format!("llama-slot-{slot}"))
+            .spawn(move || {
+                let params = LlamaContextParams::default()
+                    .with_n_ctx(NonZeroU32::new(n_ctx))
+                    .with_n_batch(512)
+                    .with_n_seq_max(1)
+                    .with_n_threads(threads)
+                    .with_n_threads_batch(threads);
+                let ctx = match model.new_context(backend, params) {
+                    Ok(ctx) => {
+                        let _ = ready.send(Ok(()));
+                        ctx
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(e.to_string()));
+                        return;
+                    }
+                };
+                slot_loop(slot, model, ctx, vision.as_deref(), &rx);
+            })
+            .context("starting a llama slot thread")?;
+        ready_rx
+            .recv()
+            .context("a llama slot thread died")?
+            .map_err(|e| {
+                anyhow::anyhow!("llama.cpp could not make a context of {n_ctx} tokens: {e}")
+            })?;
+    }
+    Ok(tx)
 }
 
 impl ChatBackend for LlamaCppBackend {
@@ -673,46 +724,38 @@ fn generate(
     vision: Option<&Vision>,
     task: Task,
 ) -> JobEnd {
-    let vocab = model.vocab();
-    let request = &task.request;
     ctx.clear_kv_cache();
-
     let evaluated = match (vision, task.images.is_empty()) {
         (_, true) => eval_text(model, ctx, &task),
         (Some(vision), false) => eval_multimodal(model, ctx, vision, &task),
         (None, false) => Err(failed(ErrorCode::VisionUnsupported, true)),
     };
-    let Evaluated {
-        n_prompt,
-        mut pos,
-        mut logits_at,
-    } = match evaluated {
+    let evaluated = match evaluated {
         Ok(e) => e,
         Err(end) => return end,
     };
-    let n_ctx = ctx.n_ctx() as usize;
-    let budget = (request.max_tokens as usize).min(n_ctx - n_prompt);
-
-    let mut usage = JobUsage {
-        prompt_tokens: n_prompt as u64,
-        completion_tokens: 0,
-        reasoning_tokens: 0,
+    let Some(sampler) = job_sampler(model, &task) else {
+        tracing::error!("the job's grammar was refused by llama.cpp");
+        return failed(ErrorCode::InferenceFailed, false);
     };
-    let send = |delta: Delta| task.events.blocking_send(Event::Delta(delta)).is_ok();
+    let mut generation = Generation::new(&task, evaluated, ctx.n_ctx() as usize, sampler);
+    match generation.tokens(model, ctx, &task) {
+        Ok(finish) => generation.finish(&task, finish),
+        Err(end) => end,
+    }
+}
 
+/// The job's sampling: greedy at temperature 0, else top-p, temperature and a (seeded) draw;
+/// the job's grammar, if any, over that. `None`: llama.cpp refused the grammar.
+fn job_sampler(model: &'static LlamaModel, task: &Task) -> Option<grammar::GuidedSampler> {
+    let request = &task.request;
     let temperature = request.temperature.unwrap_or(1.0) as f32;
     let top_p = request.top_p.unwrap_or(1.0) as f32;
-    let mut chain = Vec::new();
     let guide = match &task.grammar {
         None => None,
-        Some(g) => match grammar::sampler(model, g) {
-            Some(g) => Some(g),
-            None => {
-                tracing::error!("the job's grammar was refused by llama.cpp");
-                return failed(ErrorCode::InferenceFailed, false);
-            }
-        },
+        Some(g) => Some(grammar::sampler(model, g)?),
     };
+    let mut chain = Vec::new();
     if temperature <= 0.0 {
         chain.push(LlamaSampler::greedy());
     } else {
@@ -726,76 +769,159 @@ fn generate(
         chain.push(LlamaSampler::temp(temperature));
         chain.push(LlamaSampler::dist(seed));
     }
-    let mut sampler = grammar::GuidedSampler::new(LlamaSampler::chain_simple(chain), guide);
+    Some(grammar::GuidedSampler::new(
+        LlamaSampler::chain_simple(chain),
+        guide,
+    ))
+}
 
-    let in_reasoning = task.prompt.trim_end().ends_with("<think>");
-    let mut parser = OutputParser::for_job(task.tools, in_reasoning, task.grammar.as_ref());
-    let empty: [String; 0] = [];
-    let stop = match &task.grammar {
-        Some(g) if g.decides_end() => None,
-        _ => request.stop.as_ref(),
-    };
-    let mut stops = StopFilter::new(stop.map_or(&empty[..], |s| s.as_slice()));
-    let mut utf8 = Utf8Stream::default();
-    let mut piece = Vec::with_capacity(32);
-    let mut batch = LlamaBatch::new(1, 1);
-    let mut finish = FinishReason::Length;
+/// Sends `deltas` to the job, in order; a job whose receiver is gone ends disconnected.
+fn send(task: &Task, deltas: Vec<Delta>) -> Result<(), JobEnd> {
+    for d in deltas {
+        if task.events.blocking_send(Event::Delta(d)).is_err() {
+            return Err(failed(ErrorCode::Disconnected, false));
+        }
+    }
+    Ok(())
+}
 
-    while (usage.completion_tokens as usize) < budget {
-        if task.cancel.is_cancelled() {
-            finish = FinishReason::Stop;
-            break;
+/// The generated text on its way out: bytes to characters, the stop strings, the output
+/// parser.
+struct TextOut {
+    utf8: Utf8Stream,
+    stops: StopFilter,
+    parser: OutputParser,
+}
+
+impl TextOut {
+    fn new(task: &Task) -> Self {
+        let in_reasoning = task.prompt.trim_end().ends_with("<think>");
+        let empty: [String; 0] = [];
+        let stop = match &task.grammar {
+            Some(g) if g.decides_end() => None,
+            _ => task.request.stop.as_ref(),
+        };
+        Self {
+            utf8: Utf8Stream::default(),
+            stops: StopFilter::new(stop.map_or(&empty[..], |s| s.as_slice())),
+            parser: OutputParser::for_job(task.tools, in_reasoning, task.grammar.as_ref()),
         }
-        let token = sampler.sample(ctx, logits_at);
-        if vocab.is_eog(token) {
-            finish = FinishReason::Stop;
-            break;
+    }
+
+    /// A token's bytes: the deltas they make, and whether a stop string was met.
+    fn push(&mut self, piece: &[u8]) -> (Vec<Delta>, bool) {
+        let text = self.utf8.push(piece);
+        let (text, stopped) = self.stops.push(&text);
+        (self.parser.push(&text), stopped)
+    }
+
+    /// Everything held back, at the end.
+    fn finish(&mut self) -> Vec<Delta> {
+        let rest = self.utf8.finish();
+        let (text, _) = self.stops.push(&rest);
+        let mut tail = self.parser.push(&text);
+        tail.extend(self.parser.push(&self.stops.finish()));
+        tail.extend(self.parser.finish());
+        tail
+    }
+}
+
+/// One job's generation once its prompt is in the context.
+struct Generation {
+    sampler: grammar::GuidedSampler,
+    text: TextOut,
+    usage: JobUsage,
+    /// The most completion tokens: what the request allows and the context has room for.
+    budget: usize,
+    /// The position of the next token.
+    pos: i32,
+    /// The output row the next token is sampled from.
+    logits_at: i32,
+}
+
+impl Generation {
+    fn new(
+        task: &Task,
+        evaluated: Evaluated,
+        n_ctx: usize,
+        sampler: grammar::GuidedSampler,
+    ) -> Self {
+        // The prompt evaluators refuse a prompt that leaves no room.
+        debug_assert!(evaluated.n_prompt < n_ctx);
+        Self {
+            sampler,
+            text: TextOut::new(task),
+            usage: JobUsage {
+                prompt_tokens: evaluated.n_prompt as u64,
+                completion_tokens: 0,
+                reasoning_tokens: 0,
+            },
+            budget: (task.request.max_tokens as usize).min(n_ctx - evaluated.n_prompt),
+            pos: evaluated.pos,
+            logits_at: evaluated.logits_at,
         }
-        usage.completion_tokens += 1;
-        if parser.in_reasoning() {
-            usage.reasoning_tokens += 1;
+    }
+
+    /// Samples, sends and decodes token after token until the end of generation, a stop
+    /// string, cancellation or the budget; returns why it ended.
+    fn tokens(
+        &mut self,
+        model: &'static LlamaModel,
+        ctx: &mut LlamaContext<'static>,
+        task: &Task,
+    ) -> Result<FinishReason, JobEnd> {
+        let vocab = model.vocab();
+        let mut piece = Vec::with_capacity(32);
+        let mut batch = LlamaBatch::new(1, 1);
+        while (self.usage.completion_tokens as usize) < self.budget {
+            if task.cancel.is_cancelled() {
+                return Ok(FinishReason::Stop);
+            }
+            let token = self.sampler.sample(ctx, self.logits_at);
+            if vocab.is_eog(token) {
+                return Ok(FinishReason::Stop);
+            }
+            self.usage.completion_tokens += 1;
+            if self.text.parser.in_reasoning() {
+                self.usage.reasoning_tokens += 1;
+            }
+            piece.clear();
+            vocab.token_to_piece_into(token, &mut piece, false, None);
+            let (deltas, stopped) = self.text.push(&piece);
+            send(task, deltas)?;
+            if stopped {
+                return Ok(FinishReason::Stop);
+            }
+            if (self.usage.completion_tokens as usize) >= self.budget {
+                break;
+            }
+            batch.clear();
+            if batch.add(token, self.pos, &[0], true).is_err() || ctx.decode(&mut batch).is_err() {
+                let retryable = self.usage.completion_tokens == 0;
+                return Err(failed(ErrorCode::InferenceFailed, retryable));
+            }
+            self.pos += 1;
+            self.logits_at = 0;
         }
-        piece.clear();
-        vocab.token_to_piece_into(token, &mut piece, false, None);
-        let text = utf8.push(&piece);
-        let (text, stopped) = stops.push(&text);
-        for d in parser.push(&text) {
-            if !send(d) {
-                return failed(ErrorCode::Disconnected, false);
+        Ok(FinishReason::Length)
+    }
+
+    /// Sends what was held back (unless cancelled) and says how the job ended.
+    fn finish(mut self, task: &Task, finish: FinishReason) -> JobEnd {
+        if finish != FinishReason::Stop || !task.cancel.is_cancelled() {
+            if let Err(end) = send(task, self.text.finish()) {
+                return end;
             }
         }
-        if stopped {
-            finish = FinishReason::Stop;
-            break;
+        let finish_reason = if self.text.parser.tool_calls() > 0 {
+            FinishReason::ToolCalls
+        } else {
+            finish
+        };
+        JobEnd::Done {
+            finish_reason,
+            usage: self.usage,
         }
-        if (usage.completion_tokens as usize) >= budget {
-            break;
-        }
-        batch.clear();
-        if batch.add(token, pos, &[0], true).is_err() || ctx.decode(&mut batch).is_err() {
-            return failed(ErrorCode::InferenceFailed, usage.completion_tokens == 0);
-        }
-        pos += 1;
-        logits_at = 0;
-    }
-    if finish != FinishReason::Stop || !task.cancel.is_cancelled() {
-        let rest = utf8.finish();
-        let (text, _) = stops.push(&rest);
-        let mut tail = parser.push(&text);
-        tail.extend(parser.push(&stops.finish()));
-        tail.extend(parser.finish());
-        for d in tail {
-            if !send(d) {
-                return failed(ErrorCode::Disconnected, false);
-            }
-        }
-    }
-    if parser.tool_calls() > 0 {
-        finish = FinishReason::ToolCalls;
-    }
-    JobEnd::Done {
-        finish_reason: finish,
-        usage,
     }
 }
 

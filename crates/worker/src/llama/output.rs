@@ -133,112 +133,117 @@ impl OutputParser {
         merge(out)
     }
 
+    /// Parses what is pending as far as it can; `at_end`: nothing more will come.
     fn drain(&mut self, out: &mut Vec<Delta>, at_end: bool) {
         loop {
-            match self.mode {
-                Mode::Content if self.json_answer => {
-                    if !self.json_opener(out, at_end) {
-                        return;
-                    }
-                }
-                Mode::Content => {
-                    if self.tools && !self.started {
-                        let trimmed = self.pending.trim_start();
-                        if trimmed.is_empty() {
-                            return;
-                        }
-                        let bare = trimmed.strip_prefix(PYTHON_TAG).unwrap_or(trimmed);
-                        if bare.starts_with('{') {
-                            self.pending = bare.to_owned();
-                            self.mode = Mode::BareJson;
-                            continue;
-                        }
-                        if !at_end && PYTHON_TAG.starts_with(trimmed) {
-                            return;
-                        }
-                    }
-                    let mut markers = vec![THINK_OPEN];
-                    if self.tools {
-                        markers.extend([HERMES_OPEN, FENCE_TOOL_CODE, FENCE_JSON_CALL, "```json"]);
-                    }
-                    match find_first(&self.pending, &markers) {
-                        Some((at, marker)) => {
-                            let before = self.pending[..at].to_owned();
-                            self.pending.drain(..at + marker.len());
-                            match marker {
-                                THINK_OPEN => {
-                                    self.emit_text(&before, out);
-                                    self.mode = Mode::Reasoning;
-                                }
-                                HERMES_OPEN => {
-                                    self.emit_text(&before, out);
-                                    self.mode = Mode::Call(CallFormat::Hermes);
-                                }
-                                FENCE_TOOL_CODE => {
-                                    self.emit_text(&before, out);
-                                    self.mode = Mode::Call(CallFormat::GemmaCode);
-                                }
-                                _ => {
-                                    // A JSON fence is a call only if its object parses as one:
-                                    // decided at the closing fence.
-                                    self.emit_text(&before, out);
-                                    self.mode = Mode::Call(CallFormat::FencedJson);
-                                }
-                            }
-                        }
-                        None => {
-                            let keep = if at_end {
-                                0
-                            } else {
-                                partial_marker_len(&self.pending, &markers)
-                            };
-                            let cut = self.pending.len() - keep;
-                            let text = self.pending[..cut].to_owned();
-                            self.pending.drain(..cut);
-                            self.emit_text(&text, out);
-                            return;
-                        }
-                    }
-                }
-                Mode::Reasoning => match self.pending.find(THINK_CLOSE) {
-                    Some(at) => {
-                        let text = self.pending[..at].to_owned();
-                        self.pending.drain(..at + THINK_CLOSE.len());
-                        self.emit_text(&text, out);
-                        self.mode = Mode::Content;
-                        // The answer after the reasoning starts afresh.
-                        let rest = self.pending.trim_start().to_owned();
-                        self.pending = rest;
-                    }
-                    None => {
-                        let keep = if at_end {
-                            0
-                        } else {
-                            partial_marker_len(&self.pending, &[THINK_CLOSE])
-                        };
-                        let cut = self.pending.len() - keep;
-                        let text = self.pending[..cut].to_owned();
-                        self.pending.drain(..cut);
-                        self.emit_text(&text, out);
-                        return;
-                    }
-                },
-                Mode::Call(format) => {
-                    let close = match format {
-                        CallFormat::Hermes => HERMES_CLOSE,
-                        CallFormat::GemmaCode | CallFormat::FencedJson => FENCE_CLOSE,
-                    };
-                    let Some(at) = self.pending.find(close) else {
-                        return;
-                    };
-                    let body = self.pending[..at].to_owned();
-                    self.pending.drain(..at + close.len());
-                    self.mode = Mode::Content;
-                    self.close_call(Some(format), &body, out, false);
-                }
-                Mode::BareJson => return,
+            let parse_on = match self.mode {
+                Mode::Content if self.json_answer => self.json_opener(out, at_end),
+                Mode::Content => self.content(out, at_end),
+                Mode::Reasoning => self.reasoning(out, at_end),
+                Mode::Call(format) => self.call_end(format, out),
+                Mode::BareJson => false,
+            };
+            if !parse_on {
+                return;
             }
         }
+    }
+
+    /// Content up to the next marker (reasoning, a tool call), or as far as no marker may be
+    /// starting. `true`: the mode changed, parse on.
+    fn content(&mut self, out: &mut Vec<Delta>, at_end: bool) -> bool {
+        if self.tools && !self.started {
+            if let Some(parse_on) = self.bare_json_opener(at_end) {
+                return parse_on;
+            }
+        }
+        let mut markers = vec![THINK_OPEN];
+        if self.tools {
+            markers.extend([HERMES_OPEN, FENCE_TOOL_CODE, FENCE_JSON_CALL, "```json"]);
+        }
+        let Some((at, marker)) = find_first(&self.pending, &markers) else {
+            self.emit_unless_marker(&markers, out, at_end);
+            return false;
+        };
+        let before = self.pending[..at].to_owned();
+        self.pending.drain(..at + marker.len());
+        self.emit_text(&before, out);
+        self.mode = match marker {
+            THINK_OPEN => Mode::Reasoning,
+            HERMES_OPEN => Mode::Call(CallFormat::Hermes),
+            FENCE_TOOL_CODE => Mode::Call(CallFormat::GemmaCode),
+            // A JSON fence is a call only if its object parses as one: decided at the
+            // closing fence.
+            _ => Mode::Call(CallFormat::FencedJson),
+        };
+        true
+    }
+
+    /// The start of a reply when tools were offered: one that opens with `{` (after an
+    /// optional `<|python_tag|>`) is a bare JSON call. `Some(parse_on)` when that decided the
+    /// step (`false`: wait for more), `None` when the reply is read as content.
+    fn bare_json_opener(&mut self, at_end: bool) -> Option<bool> {
+        let trimmed = self.pending.trim_start();
+        if trimmed.is_empty() {
+            return Some(false);
+        }
+        let bare = trimmed.strip_prefix(PYTHON_TAG).unwrap_or(trimmed);
+        if bare.starts_with('{') {
+            self.pending = bare.to_owned();
+            self.mode = Mode::BareJson;
+            return Some(true);
+        }
+        if !at_end && PYTHON_TAG.starts_with(trimmed) {
+            return Some(false);
+        }
+        None
+    }
+
+    /// Reasoning up to `</think>`, or as far as it may not be starting. `true`: the
+    /// reasoning ended, parse on.
+    fn reasoning(&mut self, out: &mut Vec<Delta>, at_end: bool) -> bool {
+        let Some(at) = self.pending.find(THINK_CLOSE) else {
+            self.emit_unless_marker(&[THINK_CLOSE], out, at_end);
+            return false;
+        };
+        let text = self.pending[..at].to_owned();
+        self.pending.drain(..at + THINK_CLOSE.len());
+        self.emit_text(&text, out);
+        self.mode = Mode::Content;
+        // The answer after the reasoning starts afresh.
+        let rest = self.pending.trim_start().to_owned();
+        self.pending = rest;
+        true
+    }
+
+    /// Emits what is pending but a tail that may be the start of one of `markers` (all of it
+    /// `at_end`).
+    fn emit_unless_marker(&mut self, markers: &[&str], out: &mut Vec<Delta>, at_end: bool) {
+        let keep = if at_end {
+            0
+        } else {
+            partial_marker_len(&self.pending, markers)
+        };
+        let cut = self.pending.len() - keep;
+        let text = self.pending[..cut].to_owned();
+        self.pending.drain(..cut);
+        self.emit_text(&text, out);
+    }
+
+    /// A call in `format` once its closing marker is there. `true`: it closed, parse on.
+    fn call_end(&mut self, format: CallFormat, out: &mut Vec<Delta>) -> bool {
+        let close = match format {
+            CallFormat::Hermes => HERMES_CLOSE,
+            CallFormat::GemmaCode | CallFormat::FencedJson => FENCE_CLOSE,
+        };
+        let Some(at) = self.pending.find(close) else {
+            return false;
+        };
+        let body = self.pending[..at].to_owned();
+        self.pending.drain(..at + close.len());
+        self.mode = Mode::Content;
+        self.close_call(Some(format), &body, out, false);
+        true
     }
 
     /// Content under a JSON grammar: a reply that opens with reasoning or (tools offered) a
@@ -580,88 +585,98 @@ impl PyLit<'_> {
     }
     fn value(&mut self) -> Option<Value> {
         match self.peek()? {
-            q @ ('"' | '\'') => {
-                self.i += 1;
-                let mut out = String::new();
-                loop {
-                    let c = self.peek()?;
-                    self.i += c.len_utf8();
-                    match c {
-                        '\\' => {
-                            let e = self.peek()?;
-                            self.i += e.len_utf8();
-                            out.push(match e {
-                                'n' => '\n',
-                                't' => '\t',
-                                other => other,
-                            });
-                        }
-                        c if c == q => break,
-                        c => out.push(c),
-                    }
+            q @ ('"' | '\'') => self.string(q).map(Value::String),
+            '[' => self.list(),
+            '{' => self.dict(),
+            _ => self.word(),
+        }
+    }
+
+    /// A string quoted with `q`, at its opening quote.
+    fn string(&mut self, q: char) -> Option<String> {
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let c = self.peek()?;
+            self.i += c.len_utf8();
+            match c {
+                '\\' => {
+                    let e = self.peek()?;
+                    self.i += e.len_utf8();
+                    out.push(match e {
+                        'n' => '\n',
+                        't' => '\t',
+                        other => other,
+                    });
                 }
-                Some(Value::String(out))
+                c if c == q => break,
+                c => out.push(c),
             }
-            '[' => {
-                self.i += 1;
-                let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    if self.eat(']').is_some() {
-                        break;
-                    }
-                    items.push(self.value()?);
-                    self.ws();
-                    if self.eat(',').is_none() {
-                        self.ws();
-                        self.eat(']')?;
-                        break;
-                    }
-                }
-                Some(Value::Array(items))
+        }
+        Some(out)
+    }
+
+    /// A list, at its `[`.
+    fn list(&mut self) -> Option<Value> {
+        let mut items = Vec::new();
+        self.items(']', |p| {
+            items.push(p.value()?);
+            Some(())
+        })?;
+        Some(Value::Array(items))
+    }
+
+    /// A dict with string keys, at its `{`.
+    fn dict(&mut self) -> Option<Value> {
+        let mut map = Map::new();
+        self.items('}', |p| {
+            let Value::String(key) = p.value()? else {
+                return None;
+            };
+            p.ws();
+            p.eat(':')?;
+            p.ws();
+            map.insert(key, p.value()?);
+            Some(())
+        })?;
+        Some(Value::Object(map))
+    }
+
+    /// Items separated by commas (a trailing one allowed) up to `close`, each read by `item`,
+    /// from the opening bracket on.
+    fn items(&mut self, close: char, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.i += 1;
+        loop {
+            self.ws();
+            if self.eat(close).is_some() {
+                return Some(());
             }
-            '{' => {
-                self.i += 1;
-                let mut map = Map::new();
-                loop {
-                    self.ws();
-                    if self.eat('}').is_some() {
-                        break;
-                    }
-                    let Value::String(key) = self.value()? else {
-                        return None;
-                    };
-                    self.ws();
-                    self.eat(':')?;
-                    self.ws();
-                    map.insert(key, self.value()?);
-                    self.ws();
-                    if self.eat(',').is_none() {
-                        self.ws();
-                        self.eat('}')?;
-                        break;
-                    }
-                }
-                Some(Value::Object(map))
+            item(self)?;
+            self.ws();
+            if self.eat(',').is_none() {
+                self.ws();
+                return self.eat(close);
             }
-            _ => {
-                let start = self.i;
-                while let Some(c) = self.peek() {
-                    if c == ',' || c == ')' || c == ']' || c == '}' || c.is_whitespace() {
-                        break;
-                    }
-                    self.i += c.len_utf8();
-                }
-                let word = &self.s[start..self.i];
-                match word {
-                    "True" | "true" => Some(Value::Bool(true)),
-                    "False" | "false" => Some(Value::Bool(false)),
-                    "None" | "null" => Some(Value::Null),
-                    _ => serde_json::from_str::<serde_json::Number>(word)
-                        .ok()
-                        .map(Value::Number),
-                }
+        }
+    }
+
+    /// A bare word: a boolean, `None` or a number.
+    fn word(&mut self) -> Option<Value> {
+        let start = self.i;
+        while let Some(c) = self.peek() {
+            if c == ',' || c == ')' || c == ']' || c == '}' || c.is_whitespace() {
+                break;
             }
+            self.i += c.len_utf8();
+        }
+        let word = &self.s[start..self.i];
+        match word {
+            "True" | "true" => Some(Value::Bool(true)),
+            "False" | "false" => Some(Value::Bool(false)),
+            "None" | "null" => Some(Value::Null),
+            _ => serde_json::from_str::<serde_json::Number>(word)
+                .ok()
+                .map(Value::Number),
         }
     }
 }
@@ -819,6 +834,30 @@ mod tests {
         );
         // JSON that is not a call is content.
         check(true, "{\"answer\": 42}", "{\"answer\": 42}", "", &[]);
+    }
+
+    #[test]
+    fn python_literals_in_tool_code() {
+        let calls = parse_python_calls(
+            r#"f(a=[1, 'x', [True, None],], b={'k': {"n": -2.5}, 'e': [],}, c="q\"\n")"#,
+        )
+        .unwrap();
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].0, "f");
+        let args: Value = serde_json::from_str(&calls[0].1).unwrap();
+        assert_eq!(
+            args,
+            json!({"a": [1, "x", [true, null]], "b": {"k": {"n": -2.5}, "e": []}, "c": "q\"\n"})
+        );
+        for bad in [
+            "f(a=[1 2])",
+            "f(a={1: 2})",
+            "f(a={'k' 1})",
+            "f(a=[1,)",
+            "f(a='x)",
+        ] {
+            assert!(parse_python_calls(bad).is_none(), "{bad}");
+        }
     }
 
     #[test]

@@ -86,6 +86,14 @@ fn write_model(
 /// The whole file, in the order the script's `gguf.GGUFWriter` calls put it.
 fn model(context_length: u32, n_layer: u64, template: &str) -> GgufWriter {
     let mut w = GgufWriter::new();
+    let n_vocab = add_metadata(&mut w, context_length, n_layer, template);
+    add_tensors(&mut w, n_layer, n_vocab);
+    w
+}
+
+/// The key-value metadata: the shape, the tokenizer, the chat template. Returns the
+/// vocabulary's size.
+fn add_metadata(w: &mut GgufWriter, context_length: u32, n_layer: u64, template: &str) -> u64 {
     let (tokens, types, merges) = vocabulary();
     let id = |text: &str| tokens.iter().position(|t| t == text).expect("special") as u32;
     let (bos, eos) = (id("<|endoftext|>"), id("<|im_end|>"));
@@ -125,7 +133,12 @@ fn model(context_length: u32, n_layer: u64, template: &str) -> GgufWriter {
     ] {
         w.add(key, value);
     }
+    n_vocab
+}
 
+/// The weights: norms of ones, every other matrix noise.
+fn add_tensors(w: &mut GgufWriter, n_layer: u64, n_vocab: u64) {
+    let head_dim = N_EMBD / N_HEAD;
     let mut noise = Noise::new(SEED);
     // (name, rows, columns): a noise matrix; columns 0: a norm of `rows` ones.
     let mut tensors = vec![("token_embd.weight".to_owned(), n_vocab, N_EMBD)];
@@ -155,7 +168,6 @@ fn model(context_length: u32, n_layer: u64, template: &str) -> GgufWriter {
             w.add_tensor(&name, &[cols, rows], noise.take((rows * cols) as usize));
         }
     }
-    w
 }
 
 /// The weights: uniform in [-2^-5, 2^-5), element i (from 1, across every tensor in the order
