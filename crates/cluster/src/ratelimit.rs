@@ -152,6 +152,10 @@ impl RateLimiter for RedisGcra {
         Box::pin(self.decide(key, limit_per_minute))
     }
 
+    fn up(&self) -> Option<bool> {
+        Some(self.metrics.up.get() == 1)
+    }
+
     fn register_metrics(&self, registry: &mut Registry) {
         let m = &self.metrics;
         registry.register(

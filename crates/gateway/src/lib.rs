@@ -41,6 +41,7 @@ pub use metrics::Metrics;
 pub use ratelimit::{retry_after_secs, Decision, DecisionFuture};
 pub use seams::{
     BrowserJob, BrowserModels, DepositSource, LocalGcra, NoDeposits, Peers, RateLimiter, Seams,
+    UpProbe,
 };
 pub use state::{now_ms, AppState};
 pub use workers::browser::{BrowserPool, Prompt};

@@ -40,6 +40,12 @@ pub trait RateLimiter: Send + Sync + 'static {
     /// Adds the limiter's own metrics (a shared limiter's round trips and failures) to the
     /// gateway's `/metrics`; called once, when the gateway's state is built.
     fn register_metrics(&self, _registry: &mut Registry) {}
+
+    /// Whether the shared store behind the limiter answers (`/ready`); `None` for a limiter
+    /// in this process, which has none.
+    fn up(&self) -> Option<bool> {
+        None
+    }
 }
 
 /// GCRA with state in this process.

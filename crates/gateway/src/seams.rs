@@ -8,7 +8,7 @@ use std::sync::Arc;
 pub use crate::deposits::{DepositSource, NoDeposits};
 pub use crate::ratelimit::{LocalGcra, RateLimiter};
 pub use crate::workers::browser::{BrowserJob, BrowserModels};
-pub use crate::workers::peers::Peers;
+pub use crate::workers::peers::{Peers, UpProbe};
 
 /// The seams a gateway is assembled from. Each defaults to its single-node, in-process
 /// choice; the binary swaps in the shared or configured ones (`shoal-cluster`,

@@ -9,8 +9,8 @@ use crate::config::GatewayConfig;
 use crate::http::KeyCache;
 use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
-use crate::seams::DepositSource;
 use crate::seams::Seams;
+use crate::seams::{DepositSource, UpProbe};
 use crate::workers::browser::BrowserPool;
 use crate::workers::pool::Pool;
 use crate::workers::swarm::Swarm;
@@ -32,6 +32,8 @@ pub struct Inner {
     pub browser: OnceLock<Arc<BrowserPool>>,
     /// `service-swarm`'s ring of span nodes and their sessions.
     pub swarm: Swarm,
+    /// Whether the link to other replicas is up (`shoal-cluster`); `None` on a single node.
+    pub peers_up: Option<UpProbe>,
 }
 
 impl std::ops::Deref for AppState {
@@ -73,6 +75,7 @@ impl AppState {
             metrics,
             deposits,
             browser: OnceLock::new(),
+            peers_up: peers.as_ref().map(|p| p.up_probe()),
         }));
         if let Some(p) = peers {
             p.join(state.clone());

@@ -36,7 +36,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 use shoal_gateway::pool::WorkerId;
 use shoal_gateway::AppState;
-use shoal_gateway::Peers;
+use shoal_gateway::{Peers, UpProbe};
 
 use self::metrics::JobMetrics;
 use self::wire::{Announce, OfferWire, ReplicaState, Subjects};
@@ -144,6 +144,11 @@ fn on_event(up: &Gauge, down: &AtomicBool, event: async_nats::Event) {
 impl Peers for NatsPeers {
     fn register_metrics(&self, registry: &mut Registry) {
         self.link.metrics.register(registry);
+    }
+
+    fn up_probe(&self) -> UpProbe {
+        let up = self.link.metrics.nats_up.clone();
+        Arc::new(move || up.get() == 1)
     }
 
     fn join(&self, state: AppState) {

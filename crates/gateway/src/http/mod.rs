@@ -7,6 +7,7 @@ mod cors;
 mod error;
 mod observe;
 mod openapi;
+mod ready;
 
 pub use auth::{authenticate, AccountTag, Caller, KeyCache, KeyCaller, KeyManager};
 pub use body::{BodyLimit, JsonBytes};
@@ -121,6 +122,7 @@ pub fn router(state: AppState, routes: Routes) -> Router {
         .merge(routes.site)
         .route("/api/worker/ws", get(socket::worker_socket))
         .route("/health", get(health))
+        .route("/ready", get(ready::ready))
         .route("/metrics", get(metrics_text))
         .merge(browser_routes(&state))
         .fallback(not_found)

@@ -14,10 +14,17 @@ use prometheus_client::registry::Registry;
 
 use crate::AppState;
 
+/// Says, when called, whether a link is up.
+pub type UpProbe = std::sync::Arc<dyn Fn() -> bool + Send + Sync>;
+
 pub trait Peers: Send + Sync + 'static {
     /// Adds the link's own metrics (hops and their latency) to `/metrics`; called once, when
     /// the gateway's state is built.
     fn register_metrics(&self, _registry: &mut Registry) {}
+
+    /// A probe of whether the link to the other replicas (NATS) is connected (`/ready`). A
+    /// probe rather than the peers themselves, which hold the gateway's state once joined.
+    fn up_probe(&self) -> UpProbe;
 
     /// Starts exchanging workers and jobs with the other replicas; called once, inside the
     /// runtime, with the built state.

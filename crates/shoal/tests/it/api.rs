@@ -736,3 +736,47 @@ async fn runtime_threads_sets_the_runtime_size() {
     assert_eq!(worker_threads(None), json!(1));
     assert_eq!(worker_threads(Some("2")), json!(2));
 }
+
+async fn ready(s: &Server) -> (StatusCode, Value) {
+    let r = client().get(s.url("/ready")).send().await.unwrap();
+    (r.status(), r.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn ready_reports_each_service_and_fails_without_the_database() {
+    // One node on SQLite: ready, with nothing shared to report.
+    let s = Server::start(None);
+    let (status, body) = ready(&s).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["status"], "ready");
+    assert_eq!(body["database"]["state"], "up");
+    assert!(body["database"]["latency_ms"].is_u64(), "{body}");
+    assert_eq!(body["redis"]["state"], "not_configured");
+    assert_eq!(body["nats"]["state"], "not_configured");
+    drop(s);
+
+    // On PostgreSQL: ready, then the database is gone: 503 not_ready, while /health (the
+    // liveness check) stays 200 and requests get a 503, never a 500.
+    let Some(db) = shoal_test_support::pg::TempDb::for_test().await else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let store = shoal_test_support::process::Loc::Url(db.url().to_owned());
+    let s = Server::start_on(tmp.path(), store.clone(), None);
+    let (_, key) = account_with_key(&store, "ready@example.com", 10, None);
+    assert_eq!(ready(&s).await.0, StatusCode::OK);
+    drop(db);
+    let (status, body) = ready(&s).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(
+        (&body["status"], &body["database"]["state"]),
+        (&json!("not_ready"), &json!("down"))
+    );
+    let health = client().get(s.url("/health")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    let balance = (client().get(s.url("/api/v1/balance")).bearer_auth(&key))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(balance.status(), StatusCode::SERVICE_UNAVAILABLE);
+}

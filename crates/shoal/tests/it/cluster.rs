@@ -144,6 +144,9 @@ async fn a_60_rpm_key_gets_60_requests_through_three_replicas() {
         .collect();
     // Every decision came from Redis (none from a replica's fallback limiter).
     for s in &r.servers {
+        let ready = c.get(s.url("/ready")).send().await.unwrap();
+        let ready: Value = ready.json().await.unwrap();
+        assert_eq!(ready["redis"]["state"], "up", "{ready}");
         let metrics = c.get(s.url("/metrics")).send().await.unwrap();
         let metrics = metrics.text().await.unwrap();
         for line in [
@@ -360,6 +363,14 @@ async fn an_unreachable_redis_still_limits_every_key_and_says_so() {
     let metrics = c.get(s.url("/metrics")).send().await.unwrap();
     let metrics = metrics.text().await.unwrap();
     assert!(metrics.contains("shoal_ratelimit_redis_up 0"), "{metrics}");
+    // Still ready: limits fail open to this replica's own; /ready says Redis is down.
+    let ready = c.get(s.url("/ready")).send().await.unwrap();
+    assert_eq!(ready.status(), StatusCode::OK);
+    let ready: Value = ready.json().await.unwrap();
+    assert_eq!(
+        (&ready["status"], &ready["redis"]["state"]),
+        (&json!("ready"), &json!("down"))
+    );
     assert!(
         metrics.contains("shoal_ratelimit_local_fallbacks_total 5"),
         "{metrics}"

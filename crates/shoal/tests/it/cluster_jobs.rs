@@ -80,6 +80,10 @@ impl Cluster {
                 metric(s, "shoal_cluster_replicas").await == 2
             })
             .await;
+            let ready = reqwest::get(s.url("/ready")).await.unwrap();
+            let ready: serde_json::Value = ready.json().await.unwrap();
+            let states = [&ready["database"], &ready["redis"], &ready["nats"]].map(|s| &s["state"]);
+            assert_eq!(states, [&json!("up"); 3], "{ready}");
         }
         Some(cluster)
     }

@@ -145,6 +145,14 @@ impl Store {
     }
 
     /// The account's email, for the pages' header.
+    /// One round trip to the database (`/ready`).
+    pub async fn ping(&self) -> Result<()> {
+        read!(self, c => {
+            sqlx::query("SELECT 1").execute(c).await?;
+            Ok(())
+        })
+    }
+
     pub async fn account_email(&self, account: AccountId) -> Result<String> {
         read!(self, c => {
             let row = sqlx::query("SELECT email FROM accounts WHERE id = $1")
