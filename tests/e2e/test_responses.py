@@ -227,6 +227,24 @@ def test_agents_sdk_tool_round_trip_and_streamed_run(gateway, worker, upstream, 
     assert len(upstream.requests(containing=nonce)) == 4
 
 
+def test_agents_sdk_output_type(gateway, worker, upstream, account, nonce):
+    agents = pytest.importorskip("agents")
+    agents.set_tracing_disabled(True)
+    agents.set_default_openai_client(openai.AsyncOpenAI(base_url=gateway.api, api_key=account.key, max_retries=0),
+                                     use_for_tracing=False)
+
+    class Trip(BaseModel):
+        city: str
+        days: int
+
+    agent = agents.Agent(name="planner", instructions="Plan.", model=LARGE, output_type=Trip)
+    result = agents.Runner.run_sync(agent, f"A trip, please. {nonce}")
+    assert isinstance(result.final_output, Trip), result.final_output
+    [sent] = [r["body"] for r in upstream.requests(containing=nonce)]
+    assert sent["response_format"]["type"] == "json_schema", sent.get("response_format")
+    assert set(sent["response_format"]["json_schema"]["schema"]["properties"]) == {"city", "days"}
+
+
 # ---- node: openai-node streamed, the AI SDK's default provider ---------------------------------
 
 
@@ -245,6 +263,9 @@ def test_node_clients(gateway, worker, account, nonce):
     assert got["ai_generate"]["text"].startswith("Got tool result of ")
     assert got["ai_stream"]["text"] == DEFAULT_ANSWER
     assert got["ai_stream"]["usage"]["outputTokens"] == 4
+    # generateObject: the schema reached the worker and the answer held to it (the stand-in
+    # answers the smallest instance; the gateway checked it before relaying).
+    assert got["ai_object"] == {"city": "xxx", "days": 2}
 
 
 # ---- Codex CLI --------------------------------------------------------------------------------

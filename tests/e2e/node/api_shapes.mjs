@@ -6,7 +6,7 @@
 // set what is asked. Prints one JSON line of what each client made of the answers.
 import Anthropic from "@anthropic-ai/sdk";
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { generateObject, generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import OpenAI from "openai";
 
 const site = process.env.SHOAL_SITE;
@@ -58,6 +58,19 @@ let streamedText = "";
 for await (const part of streamed.textStream) streamedText += part;
 const usage = await streamed.usage;
 out.ai_stream = { text: streamedText, usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } };
+// Structured output the AI SDK's way: a JSON Schema sent as the Responses API's text.format.
+const trip = await generateObject({
+  model: openai(model),
+  schema: jsonSchema({
+    type: "object",
+    properties: { city: { type: "string", minLength: 3 }, days: { type: "integer", minimum: 2 } },
+    required: ["city", "days"],
+    additionalProperties: false,
+  }),
+  prompt,
+  maxRetries: 0,
+});
+out.ai_object = trip.object;
 
 const anthropic = new Anthropic({ baseURL: `${site}/api`, apiKey, maxRetries: 0, timeout: 20_000 });
 const ms = anthropic.messages.stream({
