@@ -7,6 +7,7 @@ Runs against the session gateway and worker (conftest.py) unless a test needs it
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
@@ -312,3 +313,32 @@ def test_openapi_document_is_served_without_a_key(gateway):
                  "MessagesErrorBody", "TokenCount", "KeyObject", "KeyData", "KeyList", "CreatedKey",
                  "GenerationData"]:
         assert name in doc["components"]["schemas"], name
+
+
+def test_the_document_and_the_server_agree_on_what_they_refuse(gateway, worker, account, client):
+    """Three requests the document once admitted and the server refused: now the document
+    refuses them too (checked with jsonschema against the served schemas), and what it admits
+    the server serves."""
+    jsonschema = pytest.importorskip("jsonschema")
+    doc = httpx.get(gateway.api + "/openapi.json").json()
+    schemas = doc["components"]["schemas"]
+
+    def valid(name: str, instance) -> bool:
+        # The component at the root, beside the components its $refs name.
+        schema = {**schemas[name], "components": doc["components"]}
+        return jsonschema.Draft202012Validator(schema).is_valid(instance)
+
+    tool_call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [tool_call]}]
+    for message, ok in (({"role": "tool", "content": "r"}, False), ({"role": "tool", "content": "r", "tool_call_id": ""}, False),
+                        ({"role": "tool", "content": "r", "tool_call_id": "call_1"}, True)):
+        assert valid("ChatMessage", message) is ok, message
+        r = httpx.post(gateway.api + "/chat/completions", headers={"Authorization": f"Bearer {account.key}"},
+                       json={"model": MODEL, "messages": [*history, message]}, timeout=30)
+        assert (r.status_code == 200) is ok, (message, r.text)
+    request = {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}
+    for options, ok in (({}, False), (None, True)):
+        assert valid("ChatCompletionRequest", {**request, "web_search_options": options}) is ok
+        r = httpx.post(gateway.api + "/chat/completions", headers={"Authorization": f"Bearer {account.key}"},
+                       json={**request, "web_search_options": options}, timeout=30)
+        assert (r.status_code == 200) is ok, (options, r.text)

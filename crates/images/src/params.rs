@@ -224,9 +224,11 @@ impl Fields<'_> {
     fn integer(&self, name: &str) -> Result<Option<i64>, ApiError> {
         match self.get(name) {
             None => Ok(None),
-            Some(v) => v
-                .as_i64()
+            // JSON Schema's integers include 51.0 (a number with no fraction), as the
+            // OpenAPI document promises; 51.5 is not one.
+            Some(v) => (v.as_i64())
                 .or_else(|| v.as_u64().map(|_| i64::MAX))
+                .or_else(|| v.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
                 .map(Some)
                 .ok_or_else(|| bad(name, format!("`{name}` must be an integer"))),
         }
@@ -313,6 +315,9 @@ mod tests {
                 .unwrap()
                 .stream
         );
+        // An integer written with a zero fraction is an integer (as JSON Schema counts them).
+        let p = generate(json!({"prompt": "x", "steps": 51.0, "width": 768.0})).unwrap();
+        assert_eq!((p.steps, p.width), (51, 768));
     }
 
     #[test]

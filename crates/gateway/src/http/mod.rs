@@ -100,7 +100,7 @@ fn api_v1(state: &AppState, extra: OpenApiRouter<AppState>) -> Router<AppState> 
         .split_for_parts();
     v1.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(Extension(openapi::Rendered::new(&doc)))
+        .layer(Extension(openapi::Rendered::new(doc)))
         .layer(cors::layer(&state.config.cors_origins))
 }
 

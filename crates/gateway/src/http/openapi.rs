@@ -53,14 +53,40 @@ impl Modify for BearerScheme {
     }
 }
 
+/// A `tool` message must say which call it answers (validation refuses one without a
+/// `tool_call_id`, or with an empty one). `ChatMessage` is one flat struct for every role, so
+/// the derive cannot say it; JSON Schema's `if`/`then` can, written as extension keys like
+/// `contentSchema` below. Applied to the whole document, once the routes have added their
+/// schemas.
+fn tool_messages_name_their_call(doc: &mut Document) {
+    let schemas = &mut doc.components.get_or_insert_with(Default::default).schemas;
+    let Some(RefOr::T(Schema::Object(message))) = schemas.get_mut("ChatMessage") else {
+        return;
+    };
+    let rule = [
+        (
+            "if",
+            json!({"properties": {"role": {"const": "tool"}}, "required": ["role"]}),
+        ),
+        (
+            "then",
+            json!({"required": ["tool_call_id"],
+                   "properties": {"tool_call_id": {"type": "string", "minLength": 1}}}),
+        ),
+    ];
+    (message.extensions.get_or_insert_with(Default::default))
+        .extend(rule.map(|(k, v)| (k.to_owned(), v)));
+}
+
 /// The document as served: JSON, rendered once when the router is built.
 #[derive(Clone)]
 pub struct Rendered(pub Bytes);
 
 impl Rendered {
-    pub fn new(doc: &Document) -> Self {
+    pub fn new(mut doc: Document) -> Self {
+        tool_messages_name_their_call(&mut doc);
         Rendered(Bytes::from(
-            serde_json::to_vec(doc).expect("the OpenAPI document serializes"),
+            serde_json::to_vec(&doc).expect("the OpenAPI document serializes"),
         ))
     }
 }

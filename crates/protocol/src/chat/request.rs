@@ -108,6 +108,7 @@ pub struct ChatCompletionRequest {
     pub function_call: Option<Value>,
     /// Only null is accepted: Shoal does not search the web.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = only_null))]
     pub web_search_options: Option<Value>,
 }
 
@@ -179,6 +180,17 @@ pub struct ChatMessage {
     /// `function` message). Workers never see it: the gateway forwards it as a tool call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function_call: Option<FunctionCall>,
+}
+
+/// The schema of a field whose only accepted value is `null` (validation refuses the rest).
+#[cfg(feature = "openapi")]
+fn only_null() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Null)
+        .description(Some(
+            "Only null is accepted: Shoal does not search the web.",
+        ))
+        .build()
 }
 
 fn is_none_or_empty<T>(v: &Option<Vec<T>>) -> bool {
