@@ -90,3 +90,34 @@ pub fn answer_every_job(
         }
     })
 }
+
+/// Answers every job with one delta and a `done` whose usage is `completion_tokens` (at the
+/// default prices, 900 nano-USD an output token, 4,000 of them cost 4 credits, a price no
+/// minimum charge can fake), and every cancel with `done`, until the socket has been silent
+/// for 5 s.
+pub fn answer_with_usage(mut ws: Socket, completion_tokens: u64) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await
+        {
+            let Message::Text(t) = msg else { continue };
+            let msg: Value = serde_json::from_str(&t).unwrap();
+            if msg["type"] != "job" && msg["type"] != "cancel" {
+                continue;
+            }
+            let id = msg["job_id"].clone();
+            if msg["type"] == "job" {
+                send(
+                    &mut ws,
+                    json!({"type": "delta", "job_id": id, "content": "hi"}),
+                )
+                .await;
+            }
+            let usage = json!({"prompt_tokens": 5, "completion_tokens": completion_tokens});
+            send(
+                &mut ws,
+                json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": usage}),
+            )
+            .await;
+        }
+    })
+}
