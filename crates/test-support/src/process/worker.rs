@@ -121,3 +121,38 @@ pub fn answer_with_usage(mut ws: Socket, completion_tokens: u64) -> tokio::task:
         }
     })
 }
+
+/// Answers each job after `delay` (so holds overlap) with one delta and `usage`; counts the
+/// jobs it got, until the socket has been silent for 3 s.
+pub fn answer_after(
+    mut ws: Socket,
+    delay: Duration,
+    usage: Value,
+) -> tokio::task::JoinHandle<usize> {
+    tokio::spawn(async move {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+        let mut jobs = 0;
+        loop {
+            tokio::select! {
+                msg = tokio::time::timeout(Duration::from_secs(3), ws.next()) => {
+                    let Ok(Some(Ok(msg))) = msg else { return jobs };
+                    let Message::Text(t) = msg else { continue };
+                    let msg: Value = serde_json::from_str(&t).unwrap();
+                    if msg["type"] == "job" {
+                        jobs += 1;
+                        let (tx, id) = (tx.clone(), msg["job_id"].clone());
+                        tokio::spawn(async move {
+                            tokio::time::sleep(delay).await;
+                            let _ = tx.send(id);
+                        });
+                    }
+                }
+                Some(id) = rx.recv() => {
+                    send(&mut ws, json!({"type": "delta", "job_id": id, "content": "ok"})).await;
+                    send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop",
+                        "usage": usage.clone()})).await;
+                }
+            }
+        }
+    })
+}
