@@ -1,7 +1,8 @@
 """The dashboard in a real browser (tests/e2e/node/dashboard.mjs: playwright-core driving
 Debian's Chromium) against real `shoal serve` + `shoal worker` processes, with the openai SDK
 for the API-key side: sign up, create a key (shown once), use it, see it in the usage page,
-chat in the playground on the free daily credits, revoke the key, log out. Then the guards:
+chat in the playground on the free daily credits, give the key a daily spending limit and see
+what is left drop by a request's cost, revoke the key, log out. Then the guards:
 cross-site requests, login throttling, sessions and keys kept apart. And the password reset
 by mail, through a stand-in SMTP server (tests/e2e/smtp_inbox.py).
 
@@ -22,7 +23,7 @@ import httpx
 import openai
 import pytest
 
-from harness import E2E_DIR, REPO_ROOT, wait_for
+from harness import E2E_DIR, REPO_ROOT, settled, wait_for
 from smtp_inbox import Inbox
 
 NODE_DIR = E2E_DIR / "node"
@@ -122,6 +123,18 @@ def test_dashboard_flow(gateway, worker, tmp_path):
     after = wait_for(lambda: (b := session_balance(gateway, cookie).json())["credits"] < before["credits"] and b,
                      timeout=10, what="the second key request's settle")
     assert after["free_left"] == before["free_left"]
+
+    # A limit of 20 credits a day through the key's form (a redirect back to the tab); the
+    # key's next request lowers what is left by exactly what it was charged.
+    shown = browser.run("limit", SHOAL_LIMIT="20")
+    assert shown["url"].endswith("/dashboard/keys"), shown
+    assert shown["limit"] == "20 daily" and shown["remaining"] == 20, shown
+    assert shown["resets"].startswith("resets ") and shown["resets"].endswith(" 00:00 UTC"), shown
+    reply = client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "limited"}])
+    cost = reply.usage.model_extra["cost"]
+    assert cost >= 1, reply.usage
+    settled(gateway, key)
+    assert browser.run("limitLeft")["remaining"] == 20 - cost
 
     # Revoked: the key gets 401 (within the auth cache's second).
     assert browser.run("revoke")["state"] == "revoked"

@@ -2,11 +2,12 @@
 //! `/api/v1`.
 //!
 //! Sign-up and login (`password`: Argon2id, throttling), login sessions (`session`: cookies,
-//! the cross-site check), the pages (`pages`: API keys, balance and usage with a chart,
-//! playground, images; `buy`: buying credits) rendered from the templates of `web/dashboard/`
+//! the cross-site check), the pages (`keys`: API keys and their spending limits; `pages`:
+//! balance and usage with a chart, playground, images; `buy`: buying credits) rendered from the templates of `web/dashboard/`
 //! (`templates`, compiled into the binary with the static files) and the usage chart
 //! (`chart`, SVG drawn on the server); password reset by mail (`reset`, `mail`); the site's
-//! image endpoint, which the images page calls with its session. Nothing here is on the `/api/v1` path: a session never
+//! image endpoint, which the images page calls with its session; the keys API
+//! (`/dashboard/api/keys`, the gateway's handlers) for a session. Nothing here is on the `/api/v1` path: a session never
 //! authorises `/api/v1` (it reads only bearer keys), and a key never opens a page (pages read
 //! only the session cookie).
 //!
@@ -17,6 +18,7 @@
 mod buy;
 mod chart;
 mod contribute;
+mod keys;
 mod mail;
 mod pages;
 mod password;
@@ -147,6 +149,16 @@ fn pages(site: Site) -> Router<AppState> {
         .route("/dashboard/api/chat", post(shoal_gateway::chat_completions))
         .route("/dashboard/api/balance", get(pages::balance_json))
         .route("/dashboard/api/deposits", get(buy::deposits_json))
+        .route(
+            "/dashboard/api/keys",
+            get(shoal_gateway::keys::list_keys).post(shoal_gateway::keys::create_key),
+        )
+        .route(
+            "/dashboard/api/keys/{id}",
+            get(shoal_gateway::keys::get_key)
+                .patch(shoal_gateway::keys::update_key)
+                .delete(shoal_gateway::keys::delete_key),
+        )
         .route_layer(from_fn_with_state(site.app.clone(), session::authenticate));
     Router::new()
         .route("/", get(pages::home))
@@ -174,9 +186,10 @@ fn pages(site: Site) -> Router<AppState> {
         )
         .route(
             "/dashboard/keys",
-            get(pages::keys_page).post(pages::create_key),
+            get(keys::keys_page).post(keys::create_key),
         )
-        .route("/dashboard/keys/{id}/revoke", post(pages::revoke_key))
+        .route("/dashboard/keys/{id}/limit", post(keys::set_limit))
+        .route("/dashboard/keys/{id}/revoke", post(keys::revoke_key))
         .route("/dashboard/usage", get(pages::usage_page))
         .route("/dashboard/playground", get(pages::playground_page))
         .route("/dashboard/images", get(pages::images_page))

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use axum::extract::connect_info::ConnectInfo;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::header::{LOCATION, SET_COOKIE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -30,8 +30,6 @@ use crate::Site;
 
 /// Days of usage shown.
 const USAGE_DAYS: i64 = 30;
-/// Longest key name.
-const MAX_KEY_NAME: usize = 64;
 /// Checked when an email is unknown (or has no password), so that a login takes as long
 /// either way: a hash of a random password, made once.
 async fn dummy_hash() -> String {
@@ -216,110 +214,6 @@ pub async fn logout_everywhere(State(state): State<Site>, headers: HeaderMap) ->
         return ApiError::from(e).into_response();
     }
     see_other_with_cookie("/dashboard/login", session::clear_cookie(&state))
-}
-
-#[derive(Serialize)]
-struct KeyRow {
-    id: KeyId,
-    name: String,
-    prefix: String,
-    created: String,
-    /// The latest settled request's time, `None`: never used.
-    last_used: Option<String>,
-    state: &'static str,
-}
-
-async fn keys_view(
-    state: &AppState,
-    me: &SignedIn,
-    new_key: Option<serde_json::Value>,
-) -> Response {
-    let (keys, last_used) = match tokio::try_join!(
-        state.store.list_api_keys(me.account),
-        state.store.keys_last_used(me.account)
-    ) {
-        Ok(both) => both,
-        Err(e) => return ApiError::from(e).into_response(),
-    };
-    let rows: Vec<KeyRow> = keys
-        .into_iter()
-        .rev()
-        .map(|k| KeyRow {
-            id: k.id,
-            name: k.name.unwrap_or_default(),
-            prefix: k.prefix,
-            created: chart::date(money::utc_day(k.created_at)),
-            last_used: last_used.get(&k.id).map(|&at| chart::date_time(at)),
-            state: if k.revoked_at.is_some() {
-                "revoked"
-            } else {
-                "active"
-            },
-        })
-        .collect();
-    let ctx = json!({ "tab": "keys", "email": me.email, "contribute": me.contribute, "keys": rows, "new_key": new_key });
-    render(StatusCode::OK, "keys.html", ctx)
-}
-
-/// `GET /dashboard/keys`: the API tab.
-pub async fn keys_page(State(state): State<Site>, headers: HeaderMap) -> Response {
-    match signed_in(&state, &headers).await {
-        Ok(me) => keys_view(&state, &me, None).await,
-        Err(r) => r,
-    }
-}
-
-#[derive(Deserialize)]
-pub struct NewKey {
-    name: String,
-}
-
-/// `POST /dashboard/keys`: the new key is in this answer only.
-pub async fn create_key(
-    State(state): State<Site>,
-    headers: HeaderMap,
-    Form(form): Form<NewKey>,
-) -> Response {
-    let me = match signed_in(&state, &headers).await {
-        Ok(me) => me,
-        Err(r) => return r,
-    };
-    let name = form.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_KEY_NAME {
-        let err = json!({ "error": format!("Name the key (1 to {MAX_KEY_NAME} characters).") });
-        return keys_view(&state, &me, Some(err)).await;
-    }
-    match state
-        .store
-        .create_api_key(me.account, Some(name), None, now_ms())
-        .await
-    {
-        Ok(k) => keys_view(&state, &me, Some(json!({ "key": k.key, "name": name }))).await,
-        Err(e) => ApiError::from(e).into_response(),
-    }
-}
-
-/// `POST /dashboard/keys/{id}/revoke`: only the account's own keys.
-pub async fn revoke_key(
-    State(state): State<Site>,
-    headers: HeaderMap,
-    Path(id): Path<KeyId>,
-) -> Response {
-    let me = match signed_in(&state, &headers).await {
-        Ok(me) => me,
-        Err(r) => return r,
-    };
-    let owned = match state.store.list_api_keys(me.account).await {
-        Ok(keys) => keys.iter().any(|k| k.id == id),
-        Err(e) => return ApiError::from(e).into_response(),
-    };
-    if !owned {
-        return ApiError::invalid_request("no such key", Some("id".into())).into_response();
-    }
-    match state.store.revoke_api_key(id, now_ms()).await {
-        Ok(()) => see_other("/dashboard/keys"),
-        Err(e) => ApiError::from(e).into_response(),
-    }
 }
 
 /// What the balance panel shows.

@@ -117,7 +117,14 @@ mod tests {
         });
         let ctx = serde_json::json!({
             "tab": "keys", "email": "<b>@x", "balance": balance, "days": 30,
-            "keys": [{"id": 1, "name": "<script>", "prefix": "sk-shoal-AbCd", "created": "2026-01-01", "state": "active"}],
+            "keys": [
+                {"id": 1, "name": "<script>", "prefix": "sk-shoal-AbCd", "created": "2026-01-01",
+                 "state": "active", "kind": "inference", "limit": 20, "limit_reset": "daily",
+                 "remaining": 7, "spent": 13, "resets": "2026-01-02 00:00 UTC"},
+                {"id": 2, "name": "m", "prefix": "sk-shoal-EfGh", "created": "2026-01-01",
+                 "state": "active", "kind": "management", "limit": null, "remaining": null},
+            ],
+            "resets": ["daily", "never"], "limit_error": {"id": 1, "message": "<e>"},
             "new_key": {"key": "sk-shoal-x", "name": "<i>"},
             "by_day": [], "by_model": [], "total": {}, "chart": "<svg></svg>",
             "models": ["m<1>"], "image_credits": 10, "credits_per_usd": 500,

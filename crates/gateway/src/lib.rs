@@ -54,6 +54,12 @@ pub mod pool {
     };
 }
 
+/// The keys API's handlers, which the dashboard mounts for its session too (they take a
+/// `KeyManager`: a management key or a session).
+pub mod keys {
+    pub use crate::api::keys::{create_key, delete_key, get_key, list_keys, update_key};
+}
+
 /// `service-swarm` across replicas: this replica's ring offered to others, and their jobs
 /// run on it.
 pub mod swarm {

@@ -143,6 +143,35 @@ async function images(page) {
   };
 }
 
+// What the API tab shows of the first key's limit.
+async function limitShown(page) {
+  return {
+    url: page.url(),
+    limit: await page.textContent("span.limit-value"),
+    remaining: Number(await page.textContent("span.remaining")),
+    resets: await page.textContent("span.resets"),
+  };
+}
+
+// Sets a daily limit of SHOAL_LIMIT credits on the first key through its form.
+async function limit(page) {
+  await page.goto(`${base}/dashboard/keys`);
+  await page.click("details.limit-edit summary");
+  await page.fill("details.limit-edit input[name=limit]", env.SHOAL_LIMIT);
+  await page.selectOption("details.limit-edit select[name=limit_reset]", "daily");
+  await shot(page, "09b-key-limit-form");
+  await page.click("details.limit-edit form.limit-form button[type=submit]");
+  await page.waitForSelector("span.remaining");
+  await shot(page, "09c-key-limit");
+  return limitShown(page);
+}
+
+// The first key's limit, after a reload.
+async function limitLeft(page) {
+  await page.goto(`${base}/dashboard/keys`);
+  return limitShown(page);
+}
+
 async function revoke(page) {
   await page.goto(`${base}/dashboard/keys`);
   await page.click("td.actions button");
@@ -188,7 +217,7 @@ async function newPassword(page) {
   return { notice, url: page.url() };
 }
 
-const steps = { signup, playground, images, revoke, logout, forgot, newPassword };
+const steps = { signup, playground, images, limit, limitLeft, revoke, logout, forgot, newPassword };
 const browser = await chromium.launch({ executablePath: env.CHROMIUM, headless: true, args: ["--no-sandbox"] });
 try {
   const fs = await import("node:fs");

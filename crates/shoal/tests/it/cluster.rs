@@ -10,14 +10,14 @@
 
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use shoal_test_support::pg::TempDb;
 use shoal_test_support::process::cluster::redis_or_skip;
-use shoal_test_support::process::worker::{send, welcomed_worker, Socket};
-use shoal_test_support::process::{account_with_key, admin, error_of, get_json, Loc, Server};
-use tokio_tungstenite::tungstenite::Message;
+use shoal_test_support::process::worker::{answer_after, welcomed_worker};
+use shoal_test_support::process::{
+    account_with_key, admin, error_of, get_json, race_chat, Loc, Server,
+};
 
 /// Three replicas on one database, sharing Redis under a prefix of their own.
 struct Replicas {
@@ -145,7 +145,7 @@ async fn a_60_rpm_key_gets_60_requests_through_three_replicas() {
     // Every decision came from Redis (none from a replica's fallback limiter).
     for s in &r.servers {
         let ready = c.get(s.url("/ready")).send().await.unwrap();
-        let ready: Value = ready.json().await.unwrap();
+        let ready: serde_json::Value = ready.json().await.unwrap();
         assert_eq!(ready["redis"]["state"], "up", "{ready}");
         let metrics = c.get(s.url("/metrics")).send().await.unwrap();
         let metrics = metrics.text().await.unwrap();
@@ -195,47 +195,9 @@ async fn a_60_rpm_key_gets_60_requests_through_three_replicas() {
     drop(db);
 }
 
-/// Answers each job after `delay` (so holds overlap) with one delta and fixed usage; counts
-/// the jobs it got.
-fn answer_after(mut ws: Socket, delay: Duration) -> tokio::task::JoinHandle<usize> {
-    tokio::spawn(async move {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
-        let mut jobs = 0;
-        loop {
-            tokio::select! {
-                msg = tokio::time::timeout(Duration::from_secs(3), ws.next()) => {
-                    let Ok(Some(Ok(msg))) = msg else { return jobs };
-                    let Message::Text(t) = msg else { continue };
-                    let msg: Value = serde_json::from_str(&t).unwrap();
-                    if msg["type"] == "job" {
-                        jobs += 1;
-                        let (tx, id) = (tx.clone(), msg["job_id"].clone());
-                        tokio::spawn(async move {
-                            tokio::time::sleep(delay).await;
-                            let _ = tx.send(id);
-                        });
-                    }
-                }
-                Some(id) = rx.recv() => {
-                    send(&mut ws, json!({"type": "delta", "job_id": id, "content": "ok"})).await;
-                    send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop",
-                        "usage": {"prompt_tokens": 3, "completion_tokens": 1}})).await;
-                }
-            }
-        }
-    })
-}
-
 async fn chat(c: &reqwest::Client, s: &Server, key: &str) -> reqwest::Response {
     // A hold of a few credits (the whole max_tokens) for a charge of one (4 tokens).
-    let body = json!({"model": "service-pro", "max_tokens": 4000,
-        "messages": [{"role": "user", "content": "race"}]});
-    c.post(s.url("/api/v1/chat/completions"))
-        .bearer_auth(key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
+    race_chat(c, s, key, 4000).await
 }
 
 /// The hold one request needs, from the 402 an account without credits gets.
@@ -264,6 +226,7 @@ async fn sixty_four_requests_racing_across_replicas_never_overspend() {
         workers.push(answer_after(
             welcomed_worker(s, &r.store, 64).await,
             Duration::from_millis(500),
+            json!({"prompt_tokens": 3, "completion_tokens": 1}),
         ));
     }
     let c = reqwest::Client::new();
@@ -366,7 +329,7 @@ async fn an_unreachable_redis_still_limits_every_key_and_says_so() {
     // Still ready: limits fail open to this replica's own; /ready says Redis is down.
     let ready = c.get(s.url("/ready")).send().await.unwrap();
     assert_eq!(ready.status(), StatusCode::OK);
-    let ready: Value = ready.json().await.unwrap();
+    let ready: serde_json::Value = ready.json().await.unwrap();
     assert_eq!(
         (&ready["status"], &ready["redis"]["state"]),
         (&json!("ready"), &json!("down"))

@@ -1,14 +1,15 @@
 //! The dashboard through real `shoal serve` processes: a session's requests spend the free
 //! daily credits first and a key's never do; sessions shared by replicas on one PostgreSQL
-//! database; a session never opens `/api/v1`. (The pages themselves are driven in a browser
+//! database; a session never opens `/api/v1`; the API tab's spending limits, and the keys API
+//! for a session. (The pages themselves are driven in a browser
 //! by tests/e2e/test_dashboard.py.)
 
 use reqwest::redirect::Policy;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use shoal_test_support::pg::TempDb;
-use shoal_test_support::process::worker::{answer_every_job, welcomed_worker};
-use shoal_test_support::process::{admin, Server};
+use shoal_test_support::process::worker::{answer_every_job, answer_with_usage, welcomed_worker};
+use shoal_test_support::process::{admin, wait_until, Server};
 
 const PASSWORD: &str = "a long enough password";
 
@@ -313,4 +314,237 @@ async fn a_session_made_on_one_replica_works_on_another() {
     assert_eq!(r.headers()["location"], "/dashboard/login");
     drop((a, b));
     drop(db);
+}
+
+/// A form's POST with the session `cookie`, from the site's own page (or, with `site`
+/// `cross-site`, from another).
+async fn form_post(
+    s: &Server,
+    cookie: &str,
+    path: &str,
+    site: &str,
+    form: &[(&str, &str)],
+) -> reqwest::Response {
+    client()
+        .post(s.url(path))
+        .header("cookie", cookie)
+        .header("sec-fetch-site", site)
+        .form(form)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// What the API tab shows of key `id`: its limit cell's text, what is left and the reset
+/// line (`None` without a limit).
+#[derive(Debug, PartialEq)]
+struct LimitCells {
+    limit: String,
+    remaining: Option<i64>,
+    resets: Option<String>,
+}
+
+fn limit_cells(html: &str, id: i64) -> LimitCells {
+    let (_, row) = html
+        .split_once(&format!("id=\"key-{id}\""))
+        .unwrap_or_else(|| panic!("no row for key {id}: {html}"));
+    let row = row.split("</tr>").next().unwrap();
+    let span = |class: &str| {
+        let (_, rest) = row.split_once(&format!("<span class=\"{class}\">"))?;
+        Some(rest.split('<').next().unwrap().to_string())
+    };
+    LimitCells {
+        limit: span("limit-value").expect("a limit cell"),
+        remaining: span("remaining").map(|r| r.parse().unwrap()),
+        resets: span("resets muted small"),
+    }
+}
+
+async fn key_cells(s: &Server, cookie: &str, id: i64) -> LimitCells {
+    let r = session_get(s, cookie, "/dashboard/keys").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    limit_cells(&r.text().await.unwrap(), id)
+}
+
+/// Waits (bounded) until key `id` shows `left` credits left: a request's settle is written
+/// just after its answer.
+async fn expect_left(s: &Server, cookie: &str, id: i64, left: i64) {
+    wait_until(
+        "the key's limit to show its settle",
+        std::time::Duration::from_secs(10),
+        async || key_cells(s, cookie, id).await.remaining == Some(left),
+    )
+    .await;
+}
+
+/// A request with `key` that the worker answers with 4,000 completion tokens; its cost.
+async fn key_request(s: &Server, key: &str) -> i64 {
+    let body = json!({"model": "service-pro", "messages": [{"role": "user", "content": "hi"}],
+                      "max_tokens": 4_000});
+    let r = client()
+        .post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let answer: Value = r.json().await.unwrap();
+    answer["usage"]["cost"].as_i64().expect("usage.cost")
+}
+
+/// The API tab: a limit of 20 a day set on a key through its form (a redirect, so a reload
+/// sends nothing again), seen on the page, and what is left dropping by what each of the key's
+/// requests was charged; a bad value or a cross-site form changes nothing; the limit removed;
+/// a key created with a limit; the keys API answering the session.
+#[tokio::test]
+async fn the_api_tab_sets_a_keys_limit_and_shows_what_is_left() {
+    let s = Server::start(None);
+    let cookie = sign_up(&s, "limits@example.com").await;
+    admin(
+        &s.data_dir,
+        &["credits", "grant", "--account", "1", "--credits", "1000"],
+    );
+    // The fresh store's first key.
+    let key = admin(&s.data_dir, &["key", "create", "--account", "1"]);
+    let worker = answer_with_usage(welcomed_worker(&s, &s.store, 4).await, 4_000);
+    let no_limit = LimitCells {
+        limit: "none".into(),
+        remaining: None,
+        resets: None,
+    };
+    assert_eq!(key_cells(&s, &cookie, 1).await, no_limit);
+
+    let daily = [("limit", "20"), ("limit_reset", "daily")];
+    let r = form_post(
+        &s,
+        &cookie,
+        "/dashboard/keys/1/limit",
+        "same-origin",
+        &daily,
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(r.headers()["location"], "/dashboard/keys");
+    let cells = key_cells(&s, &cookie, 1).await;
+    assert_eq!(
+        (cells.limit.as_str(), cells.remaining),
+        ("20 daily", Some(20))
+    );
+    let resets = cells.resets.expect("a reset time");
+    assert!(
+        resets.starts_with("resets ") && resets.ends_with(" 00:00 UTC"),
+        "{resets}"
+    );
+
+    let first = key_request(&s, &key).await;
+    assert!(first > 1, "the worker's usage costs more than the minimum");
+    expect_left(&s, &cookie, 1, 20 - first).await;
+    let second = key_request(&s, &key).await;
+    expect_left(&s, &cookie, 1, 20 - first - second).await;
+
+    // The keys API, with the session, says the same.
+    let r = session_get(&s, &cookie, "/dashboard/api/keys").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let list: Value = r.json().await.unwrap();
+    let k = &list["data"][0];
+    assert_eq!(
+        (k["limit"].as_i64(), k["limit_reset"].as_str()),
+        (Some(20), Some("daily"))
+    );
+    assert_eq!(k["limit_remaining"], 20 - first - second);
+    assert_eq!(k["usage"], first + second);
+
+    refused_limit_forms(&s, &cookie).await;
+    assert_eq!(
+        key_cells(&s, &cookie, 1).await.remaining,
+        Some(20 - first - second)
+    );
+
+    // Removed: no limit, nothing left to show.
+    let r = form_post(
+        &s,
+        &cookie,
+        "/dashboard/keys/1/limit",
+        "same-origin",
+        &[("limit", "")],
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(key_cells(&s, &cookie, 1).await, no_limit);
+
+    // A key created with a limit.
+    let new = [
+        ("name", "capped"),
+        ("limit", "5"),
+        ("limit_reset", "weekly"),
+    ];
+    let r = form_post(&s, &cookie, "/dashboard/keys", "same-origin", &new).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains("id=\"new-key-value\""),
+        "the new key is shown"
+    );
+    let cells = limit_cells(&html, 2);
+    assert_eq!(
+        (cells.limit.as_str(), cells.remaining),
+        ("5 weekly", Some(5))
+    );
+    // The keys API changes it for the session too (from the site's own pages only).
+    let patch = |site: &str| {
+        client()
+            .patch(s.url("/dashboard/api/keys/2"))
+            .header("cookie", &cookie)
+            .header("sec-fetch-site", site)
+            .json(&json!({"limit": 7}))
+            .send()
+    };
+    assert_eq!(
+        patch("cross-site").await.unwrap().status(),
+        StatusCode::FORBIDDEN
+    );
+    let r = patch("same-origin").await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let k: Value = r.json().await.unwrap();
+    assert_eq!(
+        (
+            k["data"]["limit"].as_i64(),
+            k["data"]["limit_reset"].as_str()
+        ),
+        (Some(7), Some("weekly"))
+    );
+    assert_eq!(key_cells(&s, &cookie, 2).await.limit, "7 weekly");
+    assert_eq!(admin(&s.data_dir, &["ledger", "verify"]), "ok");
+    worker.abort();
+}
+
+/// Forms that change nothing: a limit that is no whole number (the page says why), a form from
+/// another site, a key of no such id.
+async fn refused_limit_forms(s: &Server, cookie: &str) {
+    let bad = [("limit", "-3"), ("limit_reset", "daily")];
+    let r = form_post(s, cookie, "/dashboard/keys/1/limit", "same-origin", &bad).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(r.text().await.unwrap().contains("whole number of credits"));
+    let hourly = [("limit", "3"), ("limit_reset", "hourly")];
+    let r = form_post(s, cookie, "/dashboard/keys/1/limit", "same-origin", &hourly).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let small = [("limit", "1"), ("limit_reset", "daily")];
+    let r = form_post(s, cookie, "/dashboard/keys/1/limit", "cross-site", &small).await;
+    assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    let r = form_post(s, cookie, "/dashboard/keys/99/limit", "same-origin", &small).await;
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let r = client()
+        .post(s.url("/dashboard/keys/1/limit"))
+        .header("sec-fetch-site", "same-origin")
+        .form(&small)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status(),
+        StatusCode::SEE_OTHER,
+        "no session: to the login page"
+    );
+    assert_eq!(r.headers()["location"], "/dashboard/login");
 }

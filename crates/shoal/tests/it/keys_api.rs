@@ -5,47 +5,16 @@
 
 use std::time::Duration;
 
-use futures::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use shoal_test_support::process::worker::{send, welcomed_worker, Socket};
+use shoal_test_support::process::worker::{answer_with_usage, welcomed_worker};
 use shoal_test_support::process::{
     account_with_key, admin, admin_lines, balance_of, error_of, wait_until, Server,
 };
-use tokio_tungstenite::tungstenite::Message;
 
 /// Completion tokens the worker reports: at the default prices (900 nano-USD per output
 /// token) 4,000 of them cost 4 credits, so a cost of 1 (the minimum) can't pass by chance.
 const COMPLETION_TOKENS: u64 = 4_000;
-
-/// Answers every job with one delta and a `done` whose usage is `COMPLETION_TOKENS`, until the
-/// socket has been silent for 5 s.
-fn answer_with_usage(mut ws: Socket) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await
-        {
-            let Message::Text(t) = msg else { continue };
-            let msg: Value = serde_json::from_str(&t).unwrap();
-            if msg["type"] != "job" && msg["type"] != "cancel" {
-                continue;
-            }
-            let id = msg["job_id"].clone();
-            if msg["type"] == "job" {
-                send(
-                    &mut ws,
-                    json!({"type": "delta", "job_id": id, "content": "hi"}),
-                )
-                .await;
-            }
-            let usage = json!({"prompt_tokens": 5, "completion_tokens": COMPLETION_TOKENS});
-            send(
-                &mut ws,
-                json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": usage}),
-            )
-            .await;
-        }
-    })
-}
 
 fn client() -> reqwest::Client {
     reqwest::Client::new()
@@ -112,7 +81,7 @@ async fn settled_balance(s: &Server, key: &str) -> i64 {
 async fn the_cost_in_every_answer_is_what_the_balance_lost() {
     let s = Server::start(None);
     let (_, key) = account_with_key(&s.data_dir, "cost@example.com", 100_000, None);
-    let worker = answer_with_usage(welcomed_worker(&s, &s.store, 4).await);
+    let worker = answer_with_usage(welcomed_worker(&s, &s.store, 4).await, COMPLETION_TOKENS);
     for path in [
         "/api/v1/chat/completions",
         "/api/v1/responses",
@@ -310,7 +279,7 @@ async fn one_account_cannot_see_or_touch_anothers_keys_or_requests() {
     );
 
     // A's request: A reads its record, B (another account) cannot.
-    let worker = answer_with_usage(welcomed_worker(&s, &s.store, 1).await);
+    let worker = answer_with_usage(welcomed_worker(&s, &s.store, 1).await, COMPLETION_TOKENS);
     let ask = body("/api/v1/chat/completions", false);
     let r = client()
         .post(s.url("/api/v1/chat/completions"))

@@ -14,7 +14,7 @@ use shoal_store::{
 
 use crate::both_backends;
 use crate::fixtures::{assert_clean, charge, req, DAY, T0};
-use crate::harness::TestDb;
+use crate::harness::{run, Kind, TestDb};
 
 both_backends!(
     a_key_limit_admits_counts_and_resets,
@@ -111,8 +111,30 @@ async fn a_key_limit_admits_counts_and_resets(db: TestDb) {
 /// sampled all along; exactly 20 spent at the end, and the account charged exactly that.
 async fn sixty_four_holds_on_one_key_never_pass_its_limit(db: TestDb) {
     let store = db.open().await;
-    let a = funded(&store, "race@example.com").await;
-    let k = limited_key(&store, a, 20, LimitReset::Monthly).await;
+    race_on_one_key(std::slice::from_ref(&store)).await;
+    store.close().await;
+}
+
+/// The same race through two stores on one PostgreSQL database, as two replicas' writers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_stores_on_one_postgres_database_share_a_key_limit() {
+    run(Kind::Postgres, async |db: TestDb| {
+        let stores = [db.open().await, db.open().await];
+        race_on_one_key(&stores).await;
+        for s in stores {
+            s.close().await;
+        }
+    })
+    .await
+}
+
+/// 64 holds of 1 to 3 credits on one key with a limit of 20, taken and settled in full
+/// through `stores` in turn, while a sampler (on the first store) checks what the key spent
+/// and holds never passes 20.
+async fn race_on_one_key(stores: &[Store]) {
+    let store = &stores[0];
+    let a = funded(store, "race@example.com").await;
+    let k = limited_key(store, a, 20, LimitReset::Monthly).await;
     let done = Arc::new(AtomicBool::new(false));
     let sampler = {
         let (store, done) = (store.clone(), done.clone());
@@ -128,7 +150,7 @@ async fn sixty_four_holds_on_one_key_never_pass_its_limit(db: TestDb) {
         })
     };
     let requests = (0..64).map(|i| {
-        let store = store.clone();
+        let store = stores[i as usize % stores.len()].clone();
         async move {
             let id = format!("race-{i}");
             let credits = 1 + i % 3;
@@ -147,13 +169,14 @@ async fn sixty_four_holds_on_one_key_never_pass_its_limit(db: TestDb) {
     done.store(true, Ordering::Relaxed);
     assert!(sampler.await.unwrap() > 0);
     assert!(spent <= 20, "{spent} spent");
-    let u = store.key_usage(k, T0).await.unwrap();
-    assert_eq!((u.window_spent, u.held), (spent, 0));
-    assert_eq!(store.balance(a, T0).await.unwrap().total_spent, spent);
-    // Whatever is left is less than the smallest request that was refused would need.
-    assert!(u.remaining.unwrap() < 3, "room was left: {:?}", u.remaining);
-    assert_clean(&store).await;
-    store.close().await;
+    for store in stores {
+        let u = store.key_usage(k, T0).await.unwrap();
+        assert_eq!((u.window_spent, u.held), (spent, 0));
+        assert_eq!(store.balance(a, T0).await.unwrap().total_spent, spent);
+        // Whatever is left is less than the smallest request that was refused would need.
+        assert!(u.remaining.unwrap() < 3, "room was left: {:?}", u.remaining);
+        assert_clean(store).await;
+    }
 }
 
 async fn ends_and_expiry_give_the_hold_back_to_the_key(db: TestDb) {

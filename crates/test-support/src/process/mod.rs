@@ -281,6 +281,24 @@ pub async fn balance_of(s: &Server, key: &str) -> (i64, i64) {
     )
 }
 
+/// A `service-pro` chat request with `key` asking for `max_tokens` at most, which sizes its
+/// hold: a few credits for a few thousand.
+pub async fn race_chat(
+    c: &reqwest::Client,
+    s: &Server,
+    key: &str,
+    max_tokens: u32,
+) -> reqwest::Response {
+    let body = serde_json::json!({"model": "service-pro", "max_tokens": max_tokens,
+        "messages": [{"role": "user", "content": "race"}]});
+    c.post(s.url("/api/v1/chat/completions"))
+        .bearer_auth(key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
 /// Polls `check` until it holds; fails the test after `limit`.
 pub async fn wait_until(what: &str, limit: Duration, mut check: impl AsyncFnMut() -> bool) {
     let deadline = Instant::now() + limit;

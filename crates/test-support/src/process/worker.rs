@@ -90,3 +90,69 @@ pub fn answer_every_job(
         }
     })
 }
+
+/// Answers every job with one delta and a `done` whose usage is `completion_tokens` (at the
+/// default prices, 900 nano-USD an output token, 4,000 of them cost 4 credits, a price no
+/// minimum charge can fake), and every cancel with `done`, until the socket has been silent
+/// for 5 s.
+pub fn answer_with_usage(mut ws: Socket, completion_tokens: u64) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await
+        {
+            let Message::Text(t) = msg else { continue };
+            let msg: Value = serde_json::from_str(&t).unwrap();
+            if msg["type"] != "job" && msg["type"] != "cancel" {
+                continue;
+            }
+            let id = msg["job_id"].clone();
+            if msg["type"] == "job" {
+                send(
+                    &mut ws,
+                    json!({"type": "delta", "job_id": id, "content": "hi"}),
+                )
+                .await;
+            }
+            let usage = json!({"prompt_tokens": 5, "completion_tokens": completion_tokens});
+            send(
+                &mut ws,
+                json!({"type": "done", "job_id": id, "finish_reason": "stop", "usage": usage}),
+            )
+            .await;
+        }
+    })
+}
+
+/// Answers each job after `delay` (so holds overlap) with one delta and `usage`; counts the
+/// jobs it got, until the socket has been silent for 3 s.
+pub fn answer_after(
+    mut ws: Socket,
+    delay: Duration,
+    usage: Value,
+) -> tokio::task::JoinHandle<usize> {
+    tokio::spawn(async move {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Value>();
+        let mut jobs = 0;
+        loop {
+            tokio::select! {
+                msg = tokio::time::timeout(Duration::from_secs(3), ws.next()) => {
+                    let Ok(Some(Ok(msg))) = msg else { return jobs };
+                    let Message::Text(t) = msg else { continue };
+                    let msg: Value = serde_json::from_str(&t).unwrap();
+                    if msg["type"] == "job" {
+                        jobs += 1;
+                        let (tx, id) = (tx.clone(), msg["job_id"].clone());
+                        tokio::spawn(async move {
+                            tokio::time::sleep(delay).await;
+                            let _ = tx.send(id);
+                        });
+                    }
+                }
+                Some(id) = rx.recv() => {
+                    send(&mut ws, json!({"type": "delta", "job_id": id, "content": "ok"})).await;
+                    send(&mut ws, json!({"type": "done", "job_id": id, "finish_reason": "stop",
+                        "usage": usage.clone()})).await;
+                }
+            }
+        }
+    })
+}
