@@ -10,8 +10,8 @@ use std::time::Instant;
 use axum::extract::connect_info::ConnectInfo;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::header::{LOCATION, SET_COOKIE};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::header::{LOCATION, RETRY_AFTER, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ use serde_json::json;
 use shoal_store::money::{self, credits_to_usd};
 use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
 
-use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
+use super::password::{self, HashError, BUSY_RETRY_SECS, MAX_PASSWORD, MIN_PASSWORD};
 use super::templates::render;
 use super::{chart, session};
 use shoal_gateway::ApiError;
@@ -60,6 +60,15 @@ pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<S
         Ok(None) => Err(see_other("/dashboard/login")),
         Err(e) => Err(e.into_response()),
     }
+}
+
+/// The form's `page` again, 503 with `Retry-After`: no hashing turn came in time.
+pub(super) fn busy(page: &str, mut ctx: serde_json::Value) -> Response {
+    let msg = format!("The server is busy. Try again in {BUSY_RETRY_SECS} seconds.");
+    ctx["error"] = json!(msg);
+    let mut response = render(StatusCode::SERVICE_UNAVAILABLE, page, ctx);
+    (response.headers_mut()).insert(RETRY_AFTER, HeaderValue::from(BUSY_RETRY_SECS));
+    response
 }
 
 pub(super) fn see_other(to: &str) -> Response {
@@ -111,9 +120,15 @@ pub async fn signup(State(state): State<Site>, Form(form): Form<Credentials>) ->
         let msg = format!("Choose a password of {MIN_PASSWORD} to {MAX_PASSWORD} characters.");
         return signup_error(StatusCode::BAD_REQUEST, &form.email, &msg);
     }
-    let hash = match password::hash(form.password).await {
+    let hash = match state.dashboard.hasher.hash(form.password).await {
         Ok(h) => h,
-        Err(_) => return ApiError::internal().into_response(),
+        Err(HashError::Busy) => {
+            return busy(
+                "signup.html",
+                json!({ "tab": "signup", "email": form.email }),
+            )
+        }
+        Err(HashError::Failed) => return ApiError::internal().into_response(),
     };
     let now = now_ms();
     let account = match state
@@ -177,7 +192,9 @@ pub async fn login(
         Some(h) => h,
         None => dummy_hash().await,
     };
-    let matched = password::verify(form.password, hash).await;
+    let Ok(matched) = state.dashboard.hasher.verify(form.password, hash).await else {
+        return busy("login.html", json!({ "tab": "login", "email": form.email }));
+    };
     let Some(account) = account.filter(|_| matched) else {
         throttle.failed(&email, &address, Instant::now());
         let ctx =

@@ -2,12 +2,17 @@
 //!
 //! Hashes use the `argon2` crate's defaults, which are the current OWASP recommendation for
 //! Argon2id (19 MiB, 2 passes, 1 lane), and run on the blocking pool so that a login never
-//! stalls the API's threads. Throttling counts failed logins per account and per client
-//! address in a sliding window, in this process (each replica counts its own).
+//! stalls the API's threads. The forms hash through a [`Hasher`]: a few hashes at once, a
+//! short wait for a turn, then "busy", so that a flood of sign-ups costs a bounded amount of
+//! memory and never queues work for clients that have gone. Throttling counts failed logins
+//! per account and per client address in a sliding window, in this process (each replica
+//! counts its own).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -24,31 +29,102 @@ pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 /// Entries kept at most (oldest windows are dropped first past this).
 const MAX_ENTRIES: usize = 100_000;
 
+/// Hashes (or checks) at once by default: each holds 19 MiB while it runs.
+pub const DEFAULT_HASH_CONCURRENCY: usize = 2;
+/// How long a form waits for a turn by default before it answers "busy".
+pub const DEFAULT_HASH_WAIT: Duration = Duration::from_secs(2);
+/// The `Retry-After` of a "busy" answer, in seconds.
+pub const BUSY_RETRY_SECS: u64 = 2;
+
 /// The PHC string of a new Argon2id hash.
 pub async fn hash(password: String) -> anyhow::Result<String> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| anyhow::anyhow!("hashing a password failed: {e}"))
-    })
-    .await?
+    tokio::task::spawn_blocking(move || hash_now(&password)).await?
+}
+
+fn hash_now(password: &str) -> anyhow::Result<String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow::anyhow!("hashing a password failed: {e}"))
 }
 
 /// Whether `password` matches the PHC string `phc`. A malformed hash never matches.
-pub async fn verify(password: String, phc: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&phc)
-            .map(|h| {
-                Argon2::default()
-                    .verify_password(password.as_bytes(), &h)
-                    .is_ok()
-            })
-            .unwrap_or(false)
-    })
-    .await
-    .unwrap_or(false)
+fn verify_now(password: &str, phc: &str) -> bool {
+    PasswordHash::new(phc)
+        .map(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+/// No turn came within the wait: the page answers 503 with `Retry-After`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Busy;
+
+/// Why a hash was not made.
+#[derive(Debug)]
+pub enum HashError {
+    Busy,
+    /// Logged where it happened.
+    Failed,
+}
+
+/// Password hashing for the forms, a few at once.
+///
+/// A request waits (asynchronously) for a turn at most `wait`; one that gets no turn, or whose
+/// client leaves while it waits, starts no work. A hash that has started runs to its end (it
+/// cannot be interrupted) and holds its turn until then, so that at most `concurrency` hashes
+/// ever hold memory, whatever the clients do.
+pub struct Hasher {
+    turns: Arc<Semaphore>,
+    wait: Duration,
+}
+
+impl Hasher {
+    pub fn new(concurrency: usize, wait: Duration) -> Self {
+        Hasher {
+            turns: Arc::new(Semaphore::new(concurrency.max(1))),
+            wait,
+        }
+    }
+
+    async fn turn(&self) -> Result<OwnedSemaphorePermit, Busy> {
+        let acquire = self.turns.clone().acquire_owned();
+        match tokio::time::timeout(self.wait, acquire).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(Busy),
+        }
+    }
+
+    /// The PHC string of a new Argon2id hash of `password`.
+    pub async fn hash(&self, password: String) -> Result<String, HashError> {
+        let turn = self.turn().await.map_err(|Busy| HashError::Busy)?;
+        let made = tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            hash_now(&password)
+        });
+        let failed = |e: &dyn std::fmt::Display| {
+            tracing::error!(error = %e, "hashing a password failed");
+            HashError::Failed
+        };
+        match made.await {
+            Ok(r) => r.map_err(|e| failed(&e)),
+            Err(e) => Err(failed(&e)),
+        }
+    }
+
+    /// Whether `password` matches the PHC string `phc` (a malformed hash never matches).
+    pub async fn verify(&self, password: String, phc: String) -> Result<bool, Busy> {
+        let turn = self.turn().await?;
+        let checked = tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            verify_now(&password, &phc)
+        });
+        Ok(checked.await.unwrap_or(false))
+    }
 }
 
 /// "Try again in N minutes." for a throttled client that must `wait`.
@@ -130,13 +206,27 @@ mod tests {
 
     #[tokio::test]
     async fn hashes_verify_and_differ() {
+        let hasher = Hasher::new(2, Duration::from_secs(60));
         let a = hash("correct horse battery".into()).await.unwrap();
-        let b = hash("correct horse battery".into()).await.unwrap();
+        let b = hasher.hash("correct horse battery".into()).await.unwrap();
         assert!(a.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{a}");
         assert_ne!(a, b, "salted");
-        assert!(verify("correct horse battery".into(), a.clone()).await);
-        assert!(!verify("wrong horse battery".into(), a).await);
-        assert!(!verify("x".into(), "not a hash".into()).await);
+        let verify = |p: &str, h: &str| hasher.verify(p.into(), h.into());
+        assert_eq!(verify("correct horse battery", &b).await, Ok(true));
+        assert_eq!(verify("wrong horse battery", &a).await, Ok(false));
+        assert_eq!(verify("x", "not a hash").await, Ok(false));
+    }
+
+    #[tokio::test]
+    async fn a_full_hasher_answers_busy_and_frees_its_turns() {
+        let hasher = Arc::new(Hasher::new(1, Duration::from_millis(20)));
+        let held = hasher.turn().await.unwrap();
+        let busy = hasher.hash("correct horse battery".into()).await;
+        assert!(matches!(busy, Err(HashError::Busy)), "{busy:?}");
+        assert_eq!(hasher.verify("x".into(), "y".into()).await, Err(Busy));
+        drop(held);
+        assert_eq!(hasher.verify("x".into(), "y".into()).await, Ok(false));
+        assert_eq!(hasher.turns.available_permits(), 1, "the turn came back");
     }
 
     #[test]

@@ -21,8 +21,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::mail::{self, SmtpConfig};
-use super::pages::{client_address, see_other};
-use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
+use super::pages::{busy, client_address, see_other};
+use super::password::{self, HashError, MAX_PASSWORD, MIN_PASSWORD};
 use super::session;
 use super::templates::render;
 use shoal_gateway::ApiError;
@@ -153,9 +153,14 @@ pub async fn set_new_password(
         let msg = "The two passwords differ.".to_string();
         return new_password_form(StatusCode::BAD_REQUEST, &token, Some(msg));
     }
-    let hash = match password::hash(form.password).await {
+    let hash = match state.dashboard.hasher.hash(form.password).await {
         Ok(h) => h,
-        Err(_) => return ApiError::internal().into_response(),
+        Err(HashError::Busy) => {
+            let ctx = json!({ "tab": "login", "token": token, "min": MIN_PASSWORD,
+                              "max": MAX_PASSWORD });
+            return busy("new_password.html", ctx);
+        }
+        Err(HashError::Failed) => return ApiError::internal().into_response(),
     };
     match state.store.reset_password(&token, &hash, now_ms()).await {
         Ok(Some(_)) => {

@@ -65,6 +65,12 @@ pub struct FileConfig {
     pub cookie_secure: Option<bool>,
     /// How long a dashboard login lasts, in hours [default: 168, a week].
     pub session_ttl_hours: Option<u64>,
+    /// Password hashes (Argon2id, 19 MiB each) the dashboard computes at once; a sign-up,
+    /// login or reset beyond them waits `password_hash_wait_ms`, then gets 503 with
+    /// `Retry-After` (read by `shoal-dashboard`) [default: 2].
+    pub password_hash_concurrency: Option<usize>,
+    /// How long a form waits for a hashing turn, in milliseconds [default: 2000].
+    pub password_hash_wait_ms: Option<u64>,
     /// Password reset by mail (`[smtp]`, read by `shoal-dashboard`); absent, the operator
     /// resets passwords with `shoal admin account set-password`.
     pub smtp: Option<toml::Value>,

@@ -9,6 +9,7 @@ mod churn;
 mod cluster;
 mod cluster_jobs;
 mod dashboard;
+mod exposed;
 mod kill;
 mod structured;
 mod swarm_step;
