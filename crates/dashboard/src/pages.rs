@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use axum::extract::connect_info::ConnectInfo;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::header::{LOCATION, RETRY_AFTER, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,11 +17,11 @@ use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use shoal_store::money::{self, credits_to_usd};
-use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
+use shoal_store::{normalize_email, AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
 
 use super::password::{self, HashError, BUSY_RETRY_SECS, MAX_PASSWORD, MIN_PASSWORD};
 use super::templates::render;
-use super::{chart, session};
+use super::{chart, mail, session};
 use shoal_gateway::ApiError;
 use shoal_gateway::Caller;
 use shoal_gateway::{now_ms, AppState};
@@ -113,8 +113,14 @@ fn signup_error(status: StatusCode, email: &str, message: &str) -> Response {
     render(status, "signup.html", ctx)
 }
 
-/// `POST /dashboard/signup`: create the account, log in, go to the API tab.
-pub async fn signup(State(state): State<Site>, Form(form): Form<Credentials>) -> Response {
+/// `POST /dashboard/signup`: creates the account, then sends the browser to log in. The
+/// answer is the same whether or not the email already had an account, so that it tells a
+/// stranger nothing; that address's owner is mailed instead (with `[smtp]`).
+pub async fn signup(
+    State(state): State<Site>,
+    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Form(form): Form<Credentials>,
+) -> Response {
     let n = form.password.chars().count();
     if !(MIN_PASSWORD..=MAX_PASSWORD).contains(&n) {
         let msg = format!("Choose a password of {MIN_PASSWORD} to {MAX_PASSWORD} characters.");
@@ -130,24 +136,38 @@ pub async fn signup(State(state): State<Site>, Form(form): Form<Credentials>) ->
         }
         Err(HashError::Failed) => return ApiError::internal().into_response(),
     };
-    let now = now_ms();
-    let account = match state
-        .store
-        .create_account_with_password(&form.email, &hash, now)
+    let email = normalize_email(&form.email);
+    match (state.store)
+        .create_account_with_password(&email, &hash, now_ms())
         .await
     {
-        Ok(a) => a,
-        Err(StoreError::Conflict(_)) => {
-            let msg = "An account with this email exists. Log in instead.";
-            return signup_error(StatusCode::CONFLICT, &form.email, msg);
-        }
+        Ok(_) => {}
+        Err(StoreError::Conflict(_)) => tell_owner(&state, email, client_address(addr)),
         Err(StoreError::Invalid(_)) => {
             let msg = "Enter an email address like name@example.com.";
             return signup_error(StatusCode::BAD_REQUEST, &form.email, msg);
         }
         Err(e) => return ApiError::from(e).into_response(),
+    }
+    see_other("/dashboard/login?new")
+}
+
+/// Mails the owner of `email` that someone tried to sign up with it, throttled as reset
+/// mails are (so the form cannot flood a mailbox); without `[smtp]`, nothing.
+fn tell_owner(state: &Site, email: String, address: String) {
+    let Some(smtp) = state.dashboard.config.smtp.clone() else {
+        return;
     };
-    start_session(&state, account, "/dashboard/keys").await
+    let throttle = &state.dashboard.resets;
+    if throttle.blocked(&email, &address, Instant::now()).is_some() {
+        return;
+    }
+    throttle.failed(&email, &address, Instant::now());
+    tokio::spawn(async move {
+        if let Err(e) = smtp.send_account_exists(&email).await {
+            tracing::warn!(error = %mail::failure(&e), "a sign-up notice mail was not sent");
+        }
+    });
 }
 
 async fn start_session(state: &Site, account: AccountId, to: &str) -> Response {
@@ -159,9 +179,12 @@ async fn start_session(state: &Site, account: AccountId, to: &str) -> Response {
     }
 }
 
-/// `GET /dashboard/login`.
-pub async fn login_page() -> Response {
-    render(StatusCode::OK, "login.html", json!({ "tab": "login" }))
+/// `GET /dashboard/login` (`?new`: after signing up).
+pub async fn login_page(RawQuery(query): RawQuery) -> Response {
+    let notice = (query.as_deref() == Some("new"))
+        .then_some("Now log in with the email and password you chose.");
+    let ctx = json!({ "tab": "login", "notice": notice });
+    render(StatusCode::OK, "login.html", ctx)
 }
 
 /// `POST /dashboard/login`: throttled per account and per address; a new session each time
@@ -173,7 +196,7 @@ pub async fn login(
     Form(form): Form<Credentials>,
 ) -> Response {
     let address = client_address(addr);
-    let email = form.email.trim().to_lowercase();
+    let email = normalize_email(&form.email);
     let throttle = &state.dashboard.throttle;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
         let msg = format!("Too many failed attempts. {}", password::try_again_in(wait));

@@ -56,7 +56,7 @@ pub async fn request_reset(
         let ctx = json!({ "tab": "login", "mail": false });
         return render(StatusCode::NOT_FOUND, "reset.html", ctx);
     };
-    let email = form.email.trim().to_lowercase();
+    let email = shoal_store::normalize_email(&form.email);
     let address = client_address(addr);
     let throttle = &state.dashboard.resets;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {

@@ -96,3 +96,69 @@ async fn a_flood_of_sign_ups_is_bounded() {
     // 2 hashes × 19 MiB above the idle process, with room for the 100 connections.
     assert!(peak < 300, "RSS peaked at {peak} MiB (from {before} MiB)");
 }
+
+async fn post_form(s: &Server, page: &str, email: &str, password: &str) -> reqwest::Response {
+    (client().post(s.url(page)))
+        .header("origin", &s.base)
+        .form(&[("email", email), ("password", password)])
+        .send()
+        .await
+        .unwrap()
+}
+
+/// What a sign-up answer shows a stranger: status, headers but the request's own id and date,
+/// and the page.
+async fn seen(r: reqwest::Response) -> (StatusCode, Vec<(String, String)>, String) {
+    let mut headers: Vec<_> = (r.headers().iter())
+        .filter(|(k, _)| !["date", "x-request-id"].contains(&k.as_str()))
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
+        .collect();
+    headers.sort();
+    (r.status(), headers, r.text().await.unwrap())
+}
+
+/// `ÉMILEx` logs in as itself; `émilex` is the same address, so signing up with it makes no
+/// twin, and its answer is the one a new address gets.
+#[tokio::test]
+async fn emails_compare_normalised_and_sign_up_tells_nothing() {
+    let s = Server::start(None);
+    let first = post_form(&s, "/dashboard/signup", "ÉMILEx@example.com", PASSWORD).await;
+    assert_eq!(first.headers()["location"], "/dashboard/login?new");
+    let login = post_form(&s, "/dashboard/login", "ÉMILEx@example.com", PASSWORD).await;
+    assert_eq!(login.status(), StatusCode::SEE_OTHER);
+    assert!(login.headers().contains_key("set-cookie"));
+
+    let twin = post_form(
+        &s,
+        "/dashboard/signup",
+        "émilex@example.com",
+        "another password",
+    )
+    .await;
+    let fresh = post_form(
+        &s,
+        "/dashboard/signup",
+        "new@example.com",
+        "another password",
+    )
+    .await;
+    assert_eq!(seen(twin).await, seen(fresh).await);
+    let bad = post_form(
+        &s,
+        "/dashboard/login",
+        "émilex@example.com",
+        "another password",
+    )
+    .await;
+    assert_eq!(bad.status(), StatusCode::UNAUTHORIZED, "no twin was made");
+    let owner = post_form(&s, "/dashboard/login", "EMILEX@example.com", PASSWORD).await;
+    assert_eq!(owner.status(), StatusCode::UNAUTHORIZED, "É is not E");
+    let owner = post_form(
+        &s,
+        "/dashboard/login",
+        "E\u{301}MILEX@EXAMPLE.COM",
+        PASSWORD,
+    )
+    .await;
+    assert_eq!(owner.status(), StatusCode::SEE_OTHER, "a decomposed É is É");
+}
