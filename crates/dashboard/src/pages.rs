@@ -4,10 +4,8 @@
 //! leads to the login form. Forms answer with a redirect (303) on success, or the same page
 //! with a message.
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
-use axum::extract::connect_info::ConnectInfo;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::header::{LOCATION, RETRY_AFTER, SET_COOKIE};
@@ -23,8 +21,8 @@ use super::password::{self, HashError, BUSY_RETRY_SECS, MAX_PASSWORD, MIN_PASSWO
 use super::templates::render;
 use super::{chart, mail, session};
 use shoal_gateway::ApiError;
-use shoal_gateway::Caller;
 use shoal_gateway::{now_ms, AppState};
+use shoal_gateway::{Caller, ClientAddr};
 
 use crate::Site;
 
@@ -83,9 +81,10 @@ fn see_other_with_cookie(to: &str, cookie: String) -> Response {
         .into_response()
 }
 
-/// The socket's address only: a forwarded-for header could be made up by the client.
-pub(super) fn client_address(addr: Option<Extension<ConnectInfo<SocketAddr>>>) -> String {
-    addr.map(|Extension(ConnectInfo(a))| a.ip().to_string())
+/// The client's address: the socket's, or the one a trusted proxy forwarded
+/// (`trusted_proxies`; a client's own `X-Forwarded-For` is never believed).
+pub(super) fn client_address(addr: Option<Extension<ClientAddr>>) -> String {
+    addr.map(|Extension(ClientAddr(a))| a.to_string())
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -118,7 +117,7 @@ fn signup_error(status: StatusCode, email: &str, message: &str) -> Response {
 /// stranger nothing; that address's owner is mailed instead (with `[smtp]`).
 pub async fn signup(
     State(state): State<Site>,
-    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    addr: Option<Extension<ClientAddr>>,
     Form(form): Form<Credentials>,
 ) -> Response {
     let n = form.password.chars().count();
@@ -192,7 +191,7 @@ pub async fn login_page(RawQuery(query): RawQuery) -> Response {
 pub async fn login(
     State(state): State<Site>,
     headers: HeaderMap,
-    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    addr: Option<Extension<ClientAddr>>,
     Form(form): Form<Credentials>,
 ) -> Response {
     let address = client_address(addr);
@@ -224,7 +223,7 @@ pub async fn login(
             json!({ "tab": "login", "error": "Wrong email or password.", "email": form.email });
         return render(StatusCode::UNAUTHORIZED, "login.html", ctx);
     };
-    throttle.succeeded(&email);
+    throttle.succeeded(&email, &address);
     if let Some(old) = session::token(&headers) {
         let _ = state.store.end_session(old).await;
     }

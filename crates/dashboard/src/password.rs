@@ -22,8 +22,10 @@ use argon2::Argon2;
 pub const MIN_PASSWORD: usize = 10;
 pub const MAX_PASSWORD: usize = 256;
 
-/// Failed logins allowed per account, and per address, within [`WINDOW`].
-const PER_ACCOUNT: u32 = 5;
+/// Failed logins allowed within [`WINDOW`]: at one account from one client address, at one
+/// account from all addresses, and from one address at any accounts.
+const PER_ACCOUNT_AND_ADDRESS: u32 = 5;
+const PER_ACCOUNT: u32 = 50;
 const PER_ADDRESS: u32 = 20;
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 /// Entries kept at most (oldest windows are dropped first past this).
@@ -134,57 +136,74 @@ pub fn try_again_in(wait: Duration) -> String {
     format!("Try again in {minutes} minute{s}.")
 }
 
-/// Failed logins (or, [`Throttle::resets`], reset mails asked for) per account and per
-/// address.
+/// Failed logins (or, [`Throttle::resets`], reset mails asked for), counted per account and
+/// client address, per account, and per address.
+///
+/// A stranger's wrong guesses lock out only the stranger's address: the owner, from another
+/// address, still logs in. The account-wide count stops guessing from many addresses; it
+/// ends with its window, a successful login, or a password reset ([`Throttle::clear`]).
 pub struct Throttle {
     failures: Mutex<HashMap<String, (u32, Instant)>>,
-    per_account: u32,
-    per_address: u32,
+    limits: [u32; 3],
 }
 
 impl Default for Throttle {
     /// The login throttle.
     fn default() -> Self {
-        Throttle::new(PER_ACCOUNT, PER_ADDRESS)
+        Throttle::new([PER_ACCOUNT_AND_ADDRESS, PER_ACCOUNT, PER_ADDRESS])
     }
 }
 
+/// The keys counted for one try, in the order of [`Throttle::limits`].
+fn keys(account: &str, address: &str) -> [String; 3] {
+    [
+        format!("a:{account}|{address}"),
+        format!("a:{account}"),
+        format!("ip:{address}"),
+    ]
+}
+
 impl Throttle {
-    fn new(per_account: u32, per_address: u32) -> Self {
+    fn new(limits: [u32; 3]) -> Self {
         Throttle {
             failures: Mutex::default(),
-            per_account,
-            per_address,
+            limits,
         }
     }
 
     /// The reset mail throttle: a few mails per address asked for, a few more per client,
     /// so that the form cannot be used to flood a mailbox.
     pub fn resets() -> Self {
-        Throttle::new(3, 10)
+        Throttle::new([3, 3, 10])
     }
 
-    /// How long until `account` (its email, lower case) or `address` may try again; `None`
-    /// when both may try now.
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u32, Instant)>> {
+        self.failures.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How long until `account` (its normalised email) may be tried from `address` again;
+    /// `None` when it may be now.
     pub fn blocked(&self, account: &str, address: &str, now: Instant) -> Option<Duration> {
-        let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let wait = |key: String, max: u32| {
-            map.get(&key).and_then(|&(n, since)| {
+        let map = self.map();
+        let wait = |key: &String, max: u32| {
+            map.get(key).and_then(|&(n, since)| {
                 let left = WINDOW.saturating_sub(now.duration_since(since));
                 (n >= max && !left.is_zero()).then_some(left)
             })
         };
-        wait(format!("a:{account}"), self.per_account)
-            .max(wait(format!("ip:{address}"), self.per_address))
+        let keys = keys(account, address);
+        (keys.iter().zip(self.limits))
+            .filter_map(|(key, max)| wait(key, max))
+            .max()
     }
 
-    /// Count a failed login against both.
+    /// Count a failed try against all three.
     pub fn failed(&self, account: &str, address: &str, now: Instant) {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = self.map();
         if map.len() >= MAX_ENTRIES {
             map.retain(|_, (_, since)| now.duration_since(*since) < WINDOW);
         }
-        for key in [format!("a:{account}"), format!("ip:{address}")] {
+        for key in keys(account, address) {
             let entry = map.entry(key).or_insert((0, now));
             if now.duration_since(entry.1) >= WINDOW {
                 *entry = (0, now);
@@ -193,10 +212,19 @@ impl Throttle {
         }
     }
 
-    /// A successful login clears the account's count (not the address's).
-    pub fn succeeded(&self, account: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        map.remove(&format!("a:{account}"));
+    /// A successful login clears the account's counts from this address and from all (not
+    /// the address's own).
+    pub fn succeeded(&self, account: &str, address: &str) {
+        let [from_here, anywhere, _] = keys(account, address);
+        let mut map = self.map();
+        map.remove(&from_here);
+        map.remove(&anywhere);
+    }
+
+    /// A password reset lifts every lock on the account: its owner proved the mailbox.
+    pub fn clear(&self, account: &str) {
+        let (all, each) = (format!("a:{account}"), format!("a:{account}|"));
+        self.map().retain(|k, _| *k != all && !k.starts_with(&each));
     }
 }
 
@@ -233,22 +261,36 @@ mod tests {
     fn throttles_per_account_and_address() {
         let t = Throttle::default();
         let now = Instant::now();
-        for _ in 0..PER_ACCOUNT {
+        for _ in 0..PER_ACCOUNT_AND_ADDRESS {
             assert_eq!(t.blocked("a@x", "1.2.3.4", now), None);
             t.failed("a@x", "1.2.3.4", now);
         }
-        assert!(t.blocked("a@x", "5.6.7.8", now).is_some(), "the account");
+        assert!(
+            t.blocked("a@x", "1.2.3.4", now).is_some(),
+            "the account from there"
+        );
+        assert_eq!(
+            t.blocked("a@x", "5.6.7.8", now),
+            None,
+            "the owner elsewhere"
+        );
         assert_eq!(t.blocked("b@x", "1.2.3.4", now), None);
         for i in 0..PER_ADDRESS {
             t.failed(&format!("c{i}@x"), "9.9.9.9", now);
         }
         assert!(t.blocked("new@x", "9.9.9.9", now).is_some(), "the address");
+        for i in 0..PER_ACCOUNT {
+            t.failed("d@x", &format!("10.0.0.{i}"), now);
+        }
+        assert!(t.blocked("d@x", "5.6.7.8", now).is_some(), "the account");
+        t.clear("d@x");
+        assert_eq!(t.blocked("d@x", "10.0.0.1", now), None, "a reset lifts it");
         assert_eq!(
-            t.blocked("a@x", "5.6.7.8", now + WINDOW),
+            t.blocked("a@x", "1.2.3.4", now + WINDOW),
             None,
             "the window ends"
         );
-        t.succeeded("a@x");
-        assert_eq!(t.blocked("a@x", "5.6.7.8", now), None);
+        t.succeeded("a@x", "1.2.3.4");
+        assert_eq!(t.blocked("a@x", "1.2.3.4", now), None);
     }
 }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::chat::catalog::{Catalog, ModelSpec};
-use crate::http::AllowedOrigins;
+use crate::http::{AllowedOrigins, TrustedProxies};
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -83,6 +83,10 @@ pub struct FileConfig {
     /// Origins whose pages may call `/api/v1` from a browser: `["*"]` (the default) or a list
     /// of origins such as `"https://app.example.com"`.
     pub cors_allowed_origins: Option<Vec<String>>,
+    /// Proxies (CIDRs or addresses) whose `X-Forwarded-For` names the client, for the
+    /// dashboard's throttles and the access log; from any other peer the header is ignored
+    /// [default: none].
+    pub trusted_proxies: Option<Vec<String>>,
     pub pricing: Option<PricingConfig>,
     /// A content policy file whose terms extend the built-in image prompt policy (read by
     /// `shoal-images`).
@@ -140,6 +144,7 @@ pub struct GatewayConfig {
     pub rate_card: RateCard,
     pub catalog: Catalog,
     pub cors_origins: AllowedOrigins,
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl GatewayConfig {
@@ -167,6 +172,8 @@ impl GatewayConfig {
             None => AllowedOrigins::Any,
         };
         let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
+        let trusted_proxies =
+            TrustedProxies::parse(file.trusted_proxies.as_deref().unwrap_or(&[]))?;
         Ok(GatewayConfig {
             listen,
             body_limit_bytes,
@@ -186,6 +193,7 @@ impl GatewayConfig {
             rate_card,
             catalog,
             cors_origins,
+            trusted_proxies,
         })
     }
 }

@@ -162,3 +162,65 @@ async fn emails_compare_normalised_and_sign_up_tells_nothing() {
     .await;
     assert_eq!(owner.status(), StatusCode::SEE_OTHER, "a decomposed É is É");
 }
+
+/// A login from `forwarded` (as `X-Forwarded-For`); its status.
+async fn login_from(s: &Server, forwarded: &str, email: &str, password: &str) -> StatusCode {
+    let r = (client().post(s.url("/dashboard/login")))
+        .header("origin", &s.base)
+        .header("x-forwarded-for", forwarded)
+        .form(&[("email", email), ("password", password)])
+        .send()
+        .await
+        .unwrap();
+    r.status()
+}
+
+/// Behind a trusted proxy the forwarded address is the client: 20 failures from one lock
+/// out that address only; 5 wrong tries at an account lock out the guesser's address, not
+/// the owner's.
+#[tokio::test]
+async fn throttles_key_on_the_address_a_trusted_proxy_forwards() {
+    let s = Server::start(Some("trusted_proxies = [\"127.0.0.0/8\"]\n"));
+    post_form(&s, "/dashboard/signup", "owner@example.com", PASSWORD).await;
+    let (stranger, owner, guesser) = ("203.0.113.7", "198.51.100.9", "192.0.2.66");
+    for i in 0..20 {
+        let email = format!("nobody{i}@example.com");
+        let status = login_from(&s, stranger, &email, "wrong password!").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let locked = login_from(&s, stranger, "owner@example.com", PASSWORD).await;
+    assert_eq!(
+        locked,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the stranger's address"
+    );
+    let owner_in = login_from(&s, owner, "owner@example.com", PASSWORD).await;
+    assert_eq!(owner_in, StatusCode::SEE_OTHER, "another forwarded address");
+
+    for _ in 0..5 {
+        let status = login_from(&s, guesser, "owner@example.com", "wrong password!").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let guessing = login_from(&s, guesser, "owner@example.com", PASSWORD).await;
+    assert_eq!(
+        guessing,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the guesser is slowed"
+    );
+    let owner_in = login_from(&s, owner, "owner@example.com", PASSWORD).await;
+    assert_eq!(owner_in, StatusCode::SEE_OTHER, "the owner still gets in");
+}
+
+/// Without `trusted_proxies`, a client's own `X-Forwarded-For` is ignored: changing it does
+/// not escape the throttle of its socket address.
+#[tokio::test]
+async fn an_untrusted_peer_cannot_choose_its_address() {
+    let s = Server::start(None);
+    for i in 0..20 {
+        let (from, email) = (format!("198.51.100.{i}"), format!("nobody{i}@example.com"));
+        let status = login_from(&s, &from, &email, "wrong password!").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let status = login_from(&s, "192.0.2.1", "other@example.com", "wrong password!").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
