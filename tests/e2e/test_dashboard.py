@@ -160,12 +160,20 @@ def login(gateway, email: str, password: str, **headers) -> httpx.Response:
                       headers={"Origin": gateway.base, **headers}, timeout=30)
 
 
-def test_dashboard_guards(gateway, tmp_path):
-    email = f"guard-{uuid.uuid4().hex[:10]}@e2e.test"
+def sign_up(gateway, email: str) -> str:
+    """Signs up, then logs in (sign-up answers the same whether or not the address had an
+    account, so it never logs in itself); the session cookie."""
     r = httpx.post(gateway.base + "/dashboard/signup", data={"email": email, "password": PASSWORD},
                    headers={"Sec-Fetch-Site": "same-origin"}, timeout=30)
+    assert r.status_code == 303 and r.headers["location"] == "/dashboard/login?new", r.text
+    r = login(gateway, email, PASSWORD)
     assert r.status_code == 303, r.text
-    cookie = r.cookies["shoal_session"]
+    return r.cookies["shoal_session"]
+
+
+def test_dashboard_guards(gateway, tmp_path):
+    email = f"guard-{uuid.uuid4().hex[:10]}@e2e.test"
+    cookie = sign_up(gateway, email)
     jar = {"Cookie": f"shoal_session={cookie}"}
     for h in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://evil.example"}, {}):
         r = httpx.post(gateway.base + "/dashboard/keys", data={"name": "x"}, headers={**jar, **h})
@@ -226,10 +234,7 @@ from = "Shoal <no-reply@e2e.test>"
 site_url = "{site}"
 """)
     email = f"reset-{uuid.uuid4().hex[:10]}@e2e.test"
-    r = httpx.post(gw.base + "/dashboard/signup", data={"email": email, "password": PASSWORD},
-                   headers={"Origin": gw.base}, timeout=30)
-    assert r.status_code == 303, r.text
-    old_cookie = r.cookies["shoal_session"]
+    old_cookie = sign_up(gw, email)
     assert session_balance(gw, old_cookie).status_code == 200
 
     # An unknown address gets the same answer, and no mail.

@@ -304,8 +304,10 @@ def test_two_gateways_on_postgres_credit_once(shoal_bin, tmp_path, log_dir, anvi
 def signup(base: str) -> str:
     """A new dashboard account; its session cookie."""
     email = f"buy-{uuid.uuid4().hex[:10]}@e2e.test"
-    r = httpx.post(base + "/dashboard/signup", data={"email": email, "password": "correct horse battery"},
-                   headers={"Sec-Fetch-Site": "same-origin"}, timeout=30)
+    form = {"email": email, "password": "correct horse battery"}
+    r = httpx.post(base + "/dashboard/signup", data=form, headers={"Sec-Fetch-Site": "same-origin"}, timeout=30)
+    assert r.status_code == 303, r.text
+    r = httpx.post(base + "/dashboard/login", data=form, headers={"Sec-Fetch-Site": "same-origin"}, timeout=30)
     assert r.status_code == 303, r.text
     return r.cookies["shoal_session"]
 

@@ -55,11 +55,14 @@ struct Dashboard {
     throttle: password::Throttle,
     /// Password reset mails asked for.
     resets: password::Throttle,
+    /// Password hashing, a few at once.
+    hasher: password::Hasher,
 }
 
 impl Dashboard {
     fn new(config: Config) -> Self {
         Dashboard {
+            hasher: password::Hasher::new(config.hash_concurrency, config.hash_wait),
             config,
             throttle: password::Throttle::default(),
             resets: password::Throttle::resets(),
@@ -97,11 +100,15 @@ pub struct Config {
     pub session_ttl: Duration,
     /// Password reset by mail; `None`: the operator resets passwords.
     pub smtp: Option<SmtpConfig>,
+    /// Password hashes (sign-up, login, reset) computed at once.
+    pub hash_concurrency: usize,
+    /// How long a form waits for a hashing turn before it answers 503 "busy".
+    pub hash_wait: Duration,
 }
 
 impl Config {
     /// Reads the dashboard's keys of the config file (`cookie_secure`, `session_ttl_hours`,
-    /// `[smtp]`), checking what can be checked without connecting.
+    /// `[smtp]`, `password_hash_*`), checking what can be checked without connecting.
     pub fn from_file(file: &FileConfig) -> anyhow::Result<Config> {
         let smtp = match &file.smtp {
             Some(table) => {
@@ -113,10 +120,20 @@ impl Config {
             }
             None => None,
         };
+        let hash_concurrency =
+            (file.password_hash_concurrency).unwrap_or(password::DEFAULT_HASH_CONCURRENCY);
+        anyhow::ensure!(
+            hash_concurrency >= 1,
+            "password_hash_concurrency must be at least 1"
+        );
+        let hash_wait = (file.password_hash_wait_ms.map(Duration::from_millis))
+            .unwrap_or(password::DEFAULT_HASH_WAIT);
         Ok(Config {
             cookie_secure: file.cookie_secure.unwrap_or(false),
             session_ttl: Duration::from_secs(3600 * file.session_ttl_hours.unwrap_or(168).max(1)),
             smtp,
+            hash_concurrency,
+            hash_wait,
         })
     }
 }

@@ -1,4 +1,5 @@
-//! Password reset mail over SMTP (`lettre`, TLS by rustls).
+//! Mail over SMTP (`lettre`, TLS by rustls): the password reset link, and the notice to an
+//! address that someone tried to sign up with again.
 //!
 //! Configured by the `[smtp]` table; without it the dashboard sends no mail and its reset
 //! page points to `shoal admin account set-password`. The link in a mail is built from
@@ -108,6 +109,19 @@ impl SmtpConfig {
         Ok(builder.build())
     }
 
+    /// Tells `to`, which has an account, that someone tried to sign up with it.
+    pub async fn send_account_exists(&self, to: &str) -> anyhow::Result<()> {
+        let site = &self.site_url;
+        let body = format!(
+            "Someone tried to create a Shoal account with {to}, which already has one.\n\n\
+             If it was you, log in at {site}/dashboard/login, or choose a new password at\n\
+             {site}/dashboard/reset.\n\n\
+             If it was not you, ignore this mail: nothing was changed.\n"
+        );
+        self.send(to, "You already have a Shoal account", body)
+            .await
+    }
+
     /// Sends the reset mail with `link` to `to`.
     pub async fn send_reset(&self, to: &str, link: &str) -> anyhow::Result<()> {
         let minutes = RESET_TTL.as_secs() / 60;
@@ -118,10 +132,14 @@ impl SmtpConfig {
              The link works once. Setting a new password logs the account out everywhere.\n\
              If you did not ask for this, ignore this mail: your password stays as it is.\n"
         );
+        self.send(to, "Reset your Shoal password", body).await
+    }
+
+    async fn send(&self, to: &str, subject: &str, body: String) -> anyhow::Result<()> {
         let message = Message::builder()
             .from(self.from.parse()?)
             .to(to.parse()?)
-            .subject("Reset your Shoal password")
+            .subject(subject)
             .header(ContentType::TEXT_PLAIN)
             .body(body)?;
         self.transport()?.send(message).await?;

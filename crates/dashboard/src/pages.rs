@@ -4,27 +4,25 @@
 //! leads to the login form. Forms answer with a redirect (303) on success, or the same page
 //! with a message.
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
-use axum::extract::connect_info::ConnectInfo;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
-use axum::http::header::{LOCATION, SET_COOKIE};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Query, RawQuery, State};
+use axum::http::header::{LOCATION, RETRY_AFTER, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use shoal_store::money::{self, credits_to_usd};
-use shoal_store::{AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
+use shoal_store::{normalize_email, AccountId, ApiKeyInfo, KeyFilter, KeyId, StoreError};
 
-use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
+use super::password::{self, HashError, BUSY_RETRY_SECS, MAX_PASSWORD, MIN_PASSWORD};
 use super::templates::render;
-use super::{chart, session};
+use super::{chart, mail, session};
 use shoal_gateway::ApiError;
-use shoal_gateway::Caller;
 use shoal_gateway::{now_ms, AppState};
+use shoal_gateway::{Caller, ClientAddr};
 
 use crate::Site;
 
@@ -66,6 +64,15 @@ pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<S
     }
 }
 
+/// The form's `page` again, 503 with `Retry-After`: no hashing turn came in time.
+pub(super) fn busy(page: &str, mut ctx: serde_json::Value) -> Response {
+    let msg = format!("The server is busy. Try again in {BUSY_RETRY_SECS} seconds.");
+    ctx["error"] = json!(msg);
+    let mut response = render(StatusCode::SERVICE_UNAVAILABLE, page, ctx);
+    (response.headers_mut()).insert(RETRY_AFTER, HeaderValue::from(BUSY_RETRY_SECS));
+    response
+}
+
 pub(super) fn see_other(to: &str) -> Response {
     (StatusCode::SEE_OTHER, [(LOCATION, to.to_string())]).into_response()
 }
@@ -78,9 +85,10 @@ fn see_other_with_cookie(to: &str, cookie: String) -> Response {
         .into_response()
 }
 
-/// The socket's address only: a forwarded-for header could be made up by the client.
-pub(super) fn client_address(addr: Option<Extension<ConnectInfo<SocketAddr>>>) -> String {
-    addr.map(|Extension(ConnectInfo(a))| a.ip().to_string())
+/// The client's address: the socket's, or the one a trusted proxy forwarded
+/// (`trusted_proxies`; a client's own `X-Forwarded-For` is never believed).
+pub(super) fn client_address(addr: Option<Extension<ClientAddr>>) -> String {
+    addr.map(|Extension(ClientAddr(a))| a.to_string())
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -108,35 +116,61 @@ fn signup_error(status: StatusCode, email: &str, message: &str) -> Response {
     render(status, "signup.html", ctx)
 }
 
-/// `POST /dashboard/signup`: create the account, log in, go to the API tab.
-pub async fn signup(State(state): State<Site>, Form(form): Form<Credentials>) -> Response {
+/// `POST /dashboard/signup`: creates the account, then sends the browser to log in. The
+/// answer is the same whether or not the email already had an account, so that it tells a
+/// stranger nothing; that address's owner is mailed instead (with `[smtp]`).
+pub async fn signup(
+    State(state): State<Site>,
+    addr: Option<Extension<ClientAddr>>,
+    Form(form): Form<Credentials>,
+) -> Response {
     let n = form.password.chars().count();
     if !(MIN_PASSWORD..=MAX_PASSWORD).contains(&n) {
         let msg = format!("Choose a password of {MIN_PASSWORD} to {MAX_PASSWORD} characters.");
         return signup_error(StatusCode::BAD_REQUEST, &form.email, &msg);
     }
-    let hash = match password::hash(form.password).await {
+    let hash = match state.dashboard.hasher.hash(form.password).await {
         Ok(h) => h,
-        Err(_) => return ApiError::internal().into_response(),
+        Err(HashError::Busy) => {
+            return busy(
+                "signup.html",
+                json!({ "tab": "signup", "email": form.email }),
+            )
+        }
+        Err(HashError::Failed) => return ApiError::internal().into_response(),
     };
-    let now = now_ms();
-    let account = match state
-        .store
-        .create_account_with_password(&form.email, &hash, now)
+    let email = normalize_email(&form.email);
+    match (state.store)
+        .create_account_with_password(&email, &hash, now_ms())
         .await
     {
-        Ok(a) => a,
-        Err(StoreError::Conflict(_)) => {
-            let msg = "An account with this email exists. Log in instead.";
-            return signup_error(StatusCode::CONFLICT, &form.email, msg);
-        }
+        Ok(_) => {}
+        Err(StoreError::Conflict(_)) => tell_owner(&state, email, client_address(addr)),
         Err(StoreError::Invalid(_)) => {
             let msg = "Enter an email address like name@example.com.";
             return signup_error(StatusCode::BAD_REQUEST, &form.email, msg);
         }
         Err(e) => return ApiError::from(e).into_response(),
+    }
+    see_other("/dashboard/login?new")
+}
+
+/// Mails the owner of `email` that someone tried to sign up with it, throttled as reset
+/// mails are (so the form cannot flood a mailbox); without `[smtp]`, nothing.
+fn tell_owner(state: &Site, email: String, address: String) {
+    let Some(smtp) = state.dashboard.config.smtp.clone() else {
+        return;
     };
-    start_session(&state, account, "/dashboard/keys").await
+    let throttle = &state.dashboard.resets;
+    if throttle.blocked(&email, &address, Instant::now()).is_some() {
+        return;
+    }
+    throttle.failed(&email, &address, Instant::now());
+    tokio::spawn(async move {
+        if let Err(e) = smtp.send_account_exists(&email).await {
+            tracing::warn!(error = %mail::failure(&e), "a sign-up notice mail was not sent");
+        }
+    });
 }
 
 async fn start_session(state: &Site, account: AccountId, to: &str) -> Response {
@@ -148,9 +182,12 @@ async fn start_session(state: &Site, account: AccountId, to: &str) -> Response {
     }
 }
 
-/// `GET /dashboard/login`.
-pub async fn login_page() -> Response {
-    render(StatusCode::OK, "login.html", json!({ "tab": "login" }))
+/// `GET /dashboard/login` (`?new`: after signing up).
+pub async fn login_page(RawQuery(query): RawQuery) -> Response {
+    let notice = (query.as_deref() == Some("new"))
+        .then_some("Now log in with the email and password you chose.");
+    let ctx = json!({ "tab": "login", "notice": notice });
+    render(StatusCode::OK, "login.html", ctx)
 }
 
 /// `POST /dashboard/login`: throttled per account and per address; a new session each time
@@ -158,11 +195,11 @@ pub async fn login_page() -> Response {
 pub async fn login(
     State(state): State<Site>,
     headers: HeaderMap,
-    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    addr: Option<Extension<ClientAddr>>,
     Form(form): Form<Credentials>,
 ) -> Response {
     let address = client_address(addr);
-    let email = form.email.trim().to_lowercase();
+    let email = normalize_email(&form.email);
     let throttle = &state.dashboard.throttle;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
         let msg = format!("Too many failed attempts. {}", password::try_again_in(wait));
@@ -181,13 +218,15 @@ pub async fn login(
         Some(h) => h,
         None => dummy_hash().await,
     };
-    let matched = password::verify(form.password, hash).await;
+    let Ok(matched) = state.dashboard.hasher.verify(form.password, hash).await else {
+        return busy("login.html", json!({ "tab": "login", "email": form.email }));
+    };
     let Some(account) = account.filter(|_| matched) else {
         throttle.failed(&email, &address, Instant::now());
         let ctx = json!({ "tab": "login", "error": "Wrong email or password.", "typed_email": form.email });
         return render(StatusCode::UNAUTHORIZED, "login.html", ctx);
     };
-    throttle.succeeded(&email);
+    throttle.succeeded(&email, &address);
     if let Some(old) = session::token(&headers) {
         let _ = state.store.end_session(old).await;
     }

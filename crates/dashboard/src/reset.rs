@@ -8,10 +8,8 @@
 //! every other link of the account. Without `[smtp]` the page says that the operator resets
 //! passwords with `shoal admin account set-password`.
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
-use axum::extract::connect_info::ConnectInfo;
 use axum::extract::{Path, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::StatusCode;
@@ -21,12 +19,12 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::mail::{self, SmtpConfig};
-use super::pages::{client_address, see_other};
-use super::password::{self, MAX_PASSWORD, MIN_PASSWORD};
+use super::pages::{busy, client_address, see_other};
+use super::password::{self, HashError, MAX_PASSWORD, MIN_PASSWORD};
 use super::session;
 use super::templates::render;
-use shoal_gateway::ApiError;
 use shoal_gateway::{now_ms, AppState};
+use shoal_gateway::{ApiError, ClientAddr};
 
 use crate::Site;
 
@@ -49,14 +47,14 @@ pub struct ResetRequest {
 /// `POST /dashboard/reset`: mails a link if the account exists; says the same either way.
 pub async fn request_reset(
     State(state): State<Site>,
-    addr: Option<Extension<ConnectInfo<SocketAddr>>>,
+    addr: Option<Extension<ClientAddr>>,
     Form(form): Form<ResetRequest>,
 ) -> Response {
     let Some(smtp) = state.dashboard.config.smtp.clone() else {
         let ctx = json!({ "tab": "login", "mail": false });
         return render(StatusCode::NOT_FOUND, "reset.html", ctx);
     };
-    let email = form.email.trim().to_lowercase();
+    let email = shoal_store::normalize_email(&form.email);
     let address = client_address(addr);
     let throttle = &state.dashboard.resets;
     if let Some(wait) = throttle.blocked(&email, &address, Instant::now()) {
@@ -153,12 +151,23 @@ pub async fn set_new_password(
         let msg = "The two passwords differ.".to_string();
         return new_password_form(StatusCode::BAD_REQUEST, &token, Some(msg));
     }
-    let hash = match password::hash(form.password).await {
+    let hash = match state.dashboard.hasher.hash(form.password).await {
         Ok(h) => h,
-        Err(_) => return ApiError::internal().into_response(),
+        Err(HashError::Busy) => {
+            let ctx = json!({ "tab": "login", "token": token, "min": MIN_PASSWORD,
+                              "max": MAX_PASSWORD });
+            return busy("new_password.html", ctx);
+        }
+        Err(HashError::Failed) => return ApiError::internal().into_response(),
     };
     match state.store.reset_password(&token, &hash, now_ms()).await {
-        Ok(Some(_)) => {
+        Ok(Some(account)) => {
+            if let Ok(email) = state.store.account_email(account).await {
+                state
+                    .dashboard
+                    .throttle
+                    .clear(&shoal_store::normalize_email(&email));
+            }
             let notice = "Your password was changed and every session logged out. Log in \
                           with the new password.";
             let mut page = render(

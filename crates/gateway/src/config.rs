@@ -11,7 +11,7 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::chat::catalog::{Catalog, ModelSpec};
-use crate::http::AllowedOrigins;
+use crate::http::{AllowedOrigins, TrustedProxies};
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -65,6 +65,12 @@ pub struct FileConfig {
     pub cookie_secure: Option<bool>,
     /// How long a dashboard login lasts, in hours [default: 168, a week].
     pub session_ttl_hours: Option<u64>,
+    /// Password hashes (Argon2id, 19 MiB each) the dashboard computes at once; a sign-up,
+    /// login or reset beyond them waits `password_hash_wait_ms`, then gets 503 with
+    /// `Retry-After` (read by `shoal-dashboard`) [default: 2].
+    pub password_hash_concurrency: Option<usize>,
+    /// How long a form waits for a hashing turn, in milliseconds [default: 2000].
+    pub password_hash_wait_ms: Option<u64>,
     /// Password reset by mail (`[smtp]`, read by `shoal-dashboard`); absent, the operator
     /// resets passwords with `shoal admin account set-password`.
     pub smtp: Option<toml::Value>,
@@ -77,6 +83,10 @@ pub struct FileConfig {
     /// Origins whose pages may call `/api/v1` from a browser: `["*"]` (the default) or a list
     /// of origins such as `"https://app.example.com"`.
     pub cors_allowed_origins: Option<Vec<String>>,
+    /// Proxies (CIDRs or addresses) whose `X-Forwarded-For` names the client, for the
+    /// dashboard's throttles and the access log; from any other peer the header is ignored
+    /// [default: none].
+    pub trusted_proxies: Option<Vec<String>>,
     pub pricing: Option<PricingConfig>,
     /// A content policy file whose terms extend the built-in image prompt policy (read by
     /// `shoal-images`).
@@ -134,6 +144,7 @@ pub struct GatewayConfig {
     pub rate_card: RateCard,
     pub catalog: Catalog,
     pub cors_origins: AllowedOrigins,
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl GatewayConfig {
@@ -161,6 +172,8 @@ impl GatewayConfig {
             None => AllowedOrigins::Any,
         };
         let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
+        let trusted_proxies =
+            TrustedProxies::parse(file.trusted_proxies.as_deref().unwrap_or(&[]))?;
         Ok(GatewayConfig {
             listen,
             body_limit_bytes,
@@ -180,6 +193,7 @@ impl GatewayConfig {
             rate_card,
             catalog,
             cors_origins,
+            trusted_proxies,
         })
     }
 }

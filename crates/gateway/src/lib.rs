@@ -34,8 +34,8 @@ pub use deposits::{
     DepositsResponse,
 };
 pub use http::{
-    authenticate, router, serve, AccountTag, ApiError, Caller, JsonBytes, KeyCaller, KeyManager,
-    RequestStart, Routes,
+    authenticate, router, serve, AccountTag, ApiError, Caller, ClientAddr, JsonBytes, KeyCaller,
+    KeyManager, RequestStart, Routes, TrustedProxies,
 };
 pub use metrics::Metrics;
 pub use ratelimit::{retry_after_secs, Decision, DecisionFuture};

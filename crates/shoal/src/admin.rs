@@ -113,7 +113,7 @@ enum AccountCommand {
         #[arg(long)]
         email: String,
     },
-    /// The id of the account with this email (compared as sign-in compares it).
+    /// The id of the account with this email (normalised as sign-in normalises it).
     Find {
         #[arg(long)]
         email: String,
@@ -256,7 +256,7 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
             println!("{}", store.create_account(&email, now).await?);
         }
         AdminCommand::Account(AccountCommand::Find { email }) => {
-            let login = (store.login_of(&email.trim().to_lowercase()).await?)
+            let login = (store.login_of(&email).await?)
                 .ok_or_else(|| anyhow::anyhow!("no account with email {email}"))?;
             println!("{}", login.account_id);
         }

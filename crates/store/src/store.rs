@@ -104,7 +104,7 @@ impl Store {
         std::fs::create_dir_all(dir)
             .map_err(|e| invalid(format!("cannot create data folder {}: {e}", dir.display())))?;
         let sqlite = SqliteStore::open_file(&dir.join("shoal.db")).await?;
-        Ok(Store::with(Backend::Sqlite(sqlite)))
+        Store::opened(Backend::Sqlite(sqlite)).await
     }
 
     /// Open a store by URL: `sqlite://PATH`, `sqlite:PATH` (`sqlite::memory:` for a throwaway
@@ -128,14 +128,17 @@ impl Store {
                 ))
             }
         };
-        Ok(Store::with(backend))
+        Store::opened(backend).await
     }
 
-    fn with(backend: Backend) -> Store {
-        Store {
+    /// The store on a migrated `backend`, once the fix-ups its migrations asked for are done.
+    async fn opened(backend: Backend) -> Result<Store> {
+        let store = Store {
             backend,
             retries: Arc::default(),
-        }
+        };
+        store.normalize_stored_emails().await?;
+        Ok(store)
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -172,8 +175,8 @@ impl Store {
 
     // ---------------------------------------------------------------- accounts
 
-    /// Create an account. `Conflict` if the email (compared case-insensitively) is taken,
-    /// `Invalid` if it does not look like an email.
+    /// Create an account, its email stored normalised ([`normalize_email`]). `Conflict` if
+    /// an account has the same normalised email, `Invalid` if it does not look like an email.
     pub async fn create_account(&self, email: &str, now: Millis) -> Result<AccountId> {
         self.insert_account(email, None, now).await
     }
@@ -184,7 +187,7 @@ impl Store {
         password_hash: Option<String>,
         now: Millis,
     ) -> Result<AccountId> {
-        let email = email.trim();
+        let email = normalize_email(email);
         if !email.contains('@') || email.len() > 320 || email.chars().any(char::is_whitespace) {
             return Err(invalid("email must look like name@host"));
         }
@@ -193,7 +196,7 @@ impl Store {
             Retry::IfNotRun,
             "INSERT INTO accounts (email, created_at, password_hash) VALUES ($1, $2, $3)
              RETURNING id",
-            email.to_string(),
+            email.clone(),
             now,
             password_hash,
         )
@@ -572,11 +575,13 @@ impl Store {
     }
 }
 
+mod emails;
 mod endings;
 mod generations;
 mod image_blocks;
 mod keys;
 mod people;
+pub use emails::normalize_email;
 pub use endings::CLOSE_GRACE;
 pub use generations::{Generation, GENERATION_RETENTION};
 pub use image_blocks::{BlockRecorded, BlockRule, ImageBlocks};

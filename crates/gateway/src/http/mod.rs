@@ -1,8 +1,10 @@
 //! The HTTP surface: the router and its layers, the key check, the one error type, CORS,
-//! the OpenAPI document, the access log, and reading a JSON body.
+//! the OpenAPI document, the client's address (`trusted_proxies`), the access log, and
+//! reading a JSON body.
 
 mod auth;
 mod body;
+mod client;
 mod cors;
 mod error;
 mod observe;
@@ -11,6 +13,7 @@ mod ready;
 
 pub use auth::{authenticate, AccountTag, Caller, KeyCache, KeyCaller, KeyManager};
 pub use body::{BodyLimit, JsonBytes};
+pub use client::{ClientAddr, TrustedProxies};
 pub use cors::AllowedOrigins;
 pub use error::ApiError;
 pub use observe::RequestStart;
@@ -130,6 +133,7 @@ pub fn router(state: AppState, routes: Routes) -> Router {
         .layer(DefaultBodyLimit::max(limit))
         .layer(Extension(BodyLimit(limit)))
         .layer(from_fn_with_state(state.clone(), observe::access_log))
+        .layer(from_fn_with_state(state.clone(), client::resolve))
         .layer(CatchPanicLayer::custom(panic_response))
         .with_state(state)
 }

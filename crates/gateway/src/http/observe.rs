@@ -1,5 +1,6 @@
-//! The access log: one structured line per request with its id, route, status, latency and
-//! account — never a header value, a body, a prompt or a completion.
+//! The access log: one structured line per request with its id, route, status, latency,
+//! account and client address (`trusted_proxies`) — never a header value, a body, a prompt
+//! or a completion.
 
 use std::time::Instant;
 
@@ -9,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use super::error::ErrorCode;
-use crate::http::AccountTag;
+use crate::http::{AccountTag, ClientAddr};
 use crate::metrics::RequestLabels;
 use crate::AppState;
 
@@ -26,6 +27,7 @@ pub async fn access_log(State(state): State<AppState>, mut req: Request, next: N
     req.extensions_mut().insert(RequestStart(start));
     let method = req.method().clone();
     // The matched route template (`/api/v1/models`), not the raw path, when one matched.
+    let client = req.extensions().get::<ClientAddr>().map(|c| c.0);
     let route = req
         .extensions()
         .get::<MatchedPath>()
@@ -52,6 +54,7 @@ pub async fn access_log(State(state): State<AppState>, mut req: Request, next: N
         status,
         latency_us = start.elapsed().as_micros() as u64,
         account = account,
+        client = client.map(tracing::field::display),
         error_code = code,
         "request"
     );

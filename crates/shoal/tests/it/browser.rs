@@ -155,17 +155,19 @@ async fn the_dashboard_button_gives_a_signed_in_user_a_browser_only_invite() {
     assert_eq!(signed_out.status(), 303);
     assert_eq!(signed_out.headers()["location"], "/dashboard/login");
 
-    let signup = (http.post(s.url("/dashboard/signup")))
-        .header("origin", &s.base)
-        .form(&[
-            ("email", "giver@example.com"),
-            ("password", "tide pools at dawn"),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(signup.status(), 303);
-    let set = signup.headers()["set-cookie"].to_str().unwrap();
+    let form = [
+        ("email", "giver@example.com"),
+        ("password", "tide pools at dawn"),
+    ];
+    let post = |page: &str| {
+        (http.post(s.url(page)).header("origin", &s.base))
+            .form(&form)
+            .send()
+    };
+    assert_eq!(post("/dashboard/signup").await.unwrap().status(), 303);
+    let login = post("/dashboard/login").await.unwrap();
+    assert_eq!(login.status(), 303);
+    let set = login.headers()["set-cookie"].to_str().unwrap();
     let cookie = set.split(';').next().unwrap().to_owned();
     let usage = (http.get(s.url("/dashboard/usage")))
         .header("cookie", &cookie)

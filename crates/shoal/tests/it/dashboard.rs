@@ -20,12 +20,20 @@ fn client() -> reqwest::Client {
         .unwrap()
 }
 
-/// Signs up on `s`; returns the session cookie (`name=value`).
+/// Signs up on `s` and logs in; returns the session cookie (`name=value`).
 async fn sign_up(s: &Server, email: &str) -> String {
-    let r = client()
-        .post(s.url("/dashboard/signup"))
+    let form = [("email", email), ("password", PASSWORD)];
+    let r = (client().post(s.url("/dashboard/signup")))
         .header("origin", &s.base)
-        .form(&[("email", email), ("password", PASSWORD)])
+        .form(&form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+    assert_eq!(r.headers()["location"], "/dashboard/login?new");
+    let r = (client().post(s.url("/dashboard/login")))
+        .header("origin", &s.base)
+        .form(&form)
         .send()
         .await
         .unwrap();

@@ -9,6 +9,7 @@ mod churn;
 mod cluster;
 mod cluster_jobs;
 mod dashboard;
+mod exposed;
 mod key_limits;
 mod keys_api;
 mod kill;

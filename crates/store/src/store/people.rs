@@ -122,16 +122,19 @@ impl Store {
         Ok(())
     }
 
-    /// The account with this email (case-insensitive), for the login form.
+    /// The account with this email, compared normalised ([`super::normalize_email`]), for
+    /// the login form.
     pub async fn login_of(&self, email: &str) -> Result<Option<Login>> {
-        let email = email.trim();
-        if email.len() > 320 {
+        if email.len() > 1280 {
             return Ok(None);
         }
+        let email = super::normalize_email(email);
+        // A stored email is normalised, hence lower case: the unique index on `lower(email)`
+        // finds it.
         read!(self, c => {
             let row = sqlx::query(
-                    "SELECT id, password_hash FROM accounts WHERE lower(email) = lower($1)")
-                .bind(email)
+                    "SELECT id, password_hash FROM accounts WHERE lower(email) = $1")
+                .bind(&email)
                 .fetch_optional(c)
                 .await?;
             match row {

@@ -4,13 +4,15 @@ use shoal_store::{KeyFilter, StoreError, UsageRow};
 
 use crate::both_backends;
 use crate::fixtures::{assert_clean, charge, req, DAY, T0};
-use crate::harness::TestDb;
+use crate::harness::{Kind, TestDb};
 
 both_backends!(
     sessions_expire_and_end,
     usage_by_day_and_model,
     usage_by_key_and_last_use,
-    reset_tokens_work_once
+    reset_tokens_work_once,
+    emails_are_normalised,
+    stored_emails_are_normalised_once_and_twins_left
 );
 
 async fn sessions_expire_and_end(db: TestDb) {
@@ -251,4 +253,80 @@ async fn reset_tokens_work_once(db: TestDb) {
     let login = store.login_of("r@example.com").await.unwrap().unwrap();
     assert_eq!(login.password_hash.as_deref(), Some("$argon2id$v=19$new"));
     store.close().await;
+}
+
+/// Sign-up and login compare normalised emails: `ÉMILEx` logs in as itself, and `émilex` is
+/// the same address.
+async fn emails_are_normalised(db: TestDb) {
+    let store = db.open().await;
+    let a = store
+        .create_account("ÉMILEx@Example.com", T0)
+        .await
+        .unwrap();
+    assert_eq!(store.account_email(a).await.unwrap(), "émilex@example.com");
+    for typed in [
+        "ÉMILEx@example.com",
+        "émilex@EXAMPLE.com",
+        "E\u{301}MILEX@example.com",
+    ] {
+        let found = store.login_of(typed).await.unwrap().map(|l| l.account_id);
+        assert_eq!(found, Some(a), "{typed:?}");
+    }
+    let twin = store.create_account("émilex@example.com", T0).await;
+    assert!(matches!(twin, Err(StoreError::Conflict(_))), "{twin:?}");
+}
+
+/// Emails stored before the rule are normalised at the next open, once; addresses that would
+/// become one are left as they were.
+async fn stored_emails_are_normalised_once_and_twins_left(db: TestDb) {
+    let store = db.open().await;
+    drop(store);
+    db.exec_raw(
+        "INSERT INTO accounts (id, email, created_at) VALUES
+            (101, 'Zoë@Example.com', 0), (103, 'émilex@example.com', 0),
+            (104, 'ＢＯＢ@example.com', 0), (105, 'bob@example.com', 0)",
+    )
+    .await
+    .unwrap();
+    // PostgreSQL's `lower()` (in a UTF-8 locale) folds É, so its unique index refused this
+    // twin; SQLite's folds ASCII only.
+    let sqlite = matches!(db.kind, Kind::Sqlite);
+    if sqlite {
+        let twin =
+            "INSERT INTO accounts (id, email, created_at) VALUES (102, 'ÉMILEx@example.com', 0)";
+        db.exec_raw(twin).await.unwrap();
+    }
+    db.exec_raw("INSERT INTO store_fixups (name) VALUES ('normalize_emails')")
+        .await
+        .unwrap();
+    let store = db.open().await;
+    let email = |id| store.account_email(id);
+    assert_eq!(email(101).await.unwrap(), "zoë@example.com");
+    if sqlite {
+        assert_eq!(
+            email(102).await.unwrap(),
+            "ÉMILEx@example.com",
+            "a twin: left"
+        );
+    }
+    assert_eq!(email(103).await.unwrap(), "émilex@example.com");
+    assert_eq!(
+        email(104).await.unwrap(),
+        "ＢＯＢ@example.com",
+        "a twin: left"
+    );
+    let found = |typed| store.login_of(typed);
+    let zoe = found("ZOË@example.com").await.unwrap();
+    assert_eq!(zoe.map(|l| l.account_id), Some(101));
+    let emile = found("ÉMILEx@example.com").await.unwrap();
+    assert_eq!(
+        emile.map(|l| l.account_id),
+        Some(103),
+        "the normalised twin"
+    );
+    assert_eq!(
+        db.exec_raw("DELETE FROM store_fixups").await.unwrap(),
+        0,
+        "done once"
+    );
 }

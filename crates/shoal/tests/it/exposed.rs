@@ -1,0 +1,226 @@
+//! What a stranger on the internet can try against a real `shoal serve`: a flood of sign-ups
+//! (bounded password hashing), slow and idle connections (the server's limits), addresses
+//! behind a proxy (`trusted_proxies`), and email addresses that differ only by case or
+//! Unicode form.
+
+use std::time::{Duration, Instant};
+
+use reqwest::redirect::Policy;
+use reqwest::StatusCode;
+use shoal_test_support::process::Server;
+
+const PASSWORD: &str = "a long enough password";
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(Policy::none())
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+/// The process's resident memory, in MiB.
+fn rss_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/PID/status");
+    kib / 1024
+}
+
+/// `/health` latencies and the largest RSS seen, sampled until `done` is set.
+async fn watch(s: &Server, done: &std::sync::atomic::AtomicBool) -> (Vec<Duration>, u64) {
+    let (http, pid) = (client(), s.child.id());
+    let (mut latencies, mut rss) = (Vec::new(), 0);
+    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        let start = Instant::now();
+        let r = http.get(s.url("/health")).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        latencies.push(start.elapsed());
+        rss = rss.max(rss_mib(pid));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    (latencies, rss)
+}
+
+async fn sign_up(s: &Server, email: String) -> (StatusCode, Option<String>) {
+    let r = client()
+        .post(s.url("/dashboard/signup"))
+        .header("origin", &s.base)
+        .form(&[("email", email.as_str()), ("password", PASSWORD)])
+        .send()
+        .await
+        .expect("a sign-up is answered, never left hanging");
+    let retry = r
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (r.status(), retry)
+}
+
+/// 100 sign-ups at once: two hashes run at a time, the rest wait briefly and get 503 with
+/// `Retry-After`; memory stays bounded and `/health` stays fast throughout.
+#[tokio::test]
+async fn a_flood_of_sign_ups_is_bounded() {
+    let s = Server::start(Some(
+        "password_hash_concurrency = 2\npassword_hash_wait_ms = 1000\n",
+    ));
+    let before = rss_mib(s.child.id());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let flood = async {
+        let all = (0..100).map(|i| sign_up(&s, format!("flood{i}@example.com")));
+        let answers = futures::future::join_all(all).await;
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        answers
+    };
+    let (answers, (mut latencies, peak)) = tokio::join!(flood, watch(&s, &done));
+    let created = answers
+        .iter()
+        .filter(|a| a.0 == StatusCode::SEE_OTHER)
+        .count();
+    let busy: Vec<_> = (answers.iter())
+        .filter(|a| a.0 == StatusCode::SERVICE_UNAVAILABLE)
+        .collect();
+    assert_eq!(created + busy.len(), 100, "{answers:?}");
+    assert!(
+        created >= 1 && !busy.is_empty(),
+        "{created} created, {} busy",
+        busy.len()
+    );
+    assert!(busy.iter().all(|a| a.1.as_deref() == Some("2")), "{busy:?}");
+    latencies.sort();
+    let p99 = latencies[latencies.len() * 99 / 100];
+    assert!(p99 < Duration::from_millis(200), "/health p99 {p99:?}");
+    // 2 hashes × 19 MiB above the idle process, with room for the 100 connections.
+    assert!(peak < 300, "RSS peaked at {peak} MiB (from {before} MiB)");
+}
+
+async fn post_form(s: &Server, page: &str, email: &str, password: &str) -> reqwest::Response {
+    (client().post(s.url(page)))
+        .header("origin", &s.base)
+        .form(&[("email", email), ("password", password)])
+        .send()
+        .await
+        .unwrap()
+}
+
+/// What a sign-up answer shows a stranger: status, headers but the request's own id and date,
+/// and the page.
+async fn seen(r: reqwest::Response) -> (StatusCode, Vec<(String, String)>, String) {
+    let mut headers: Vec<_> = (r.headers().iter())
+        .filter(|(k, _)| !["date", "x-request-id"].contains(&k.as_str()))
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap().to_owned()))
+        .collect();
+    headers.sort();
+    (r.status(), headers, r.text().await.unwrap())
+}
+
+/// `ÉMILEx` logs in as itself; `émilex` is the same address, so signing up with it makes no
+/// twin, and its answer is the one a new address gets.
+#[tokio::test]
+async fn emails_compare_normalised_and_sign_up_tells_nothing() {
+    let s = Server::start(None);
+    let first = post_form(&s, "/dashboard/signup", "ÉMILEx@example.com", PASSWORD).await;
+    assert_eq!(first.headers()["location"], "/dashboard/login?new");
+    let login = post_form(&s, "/dashboard/login", "ÉMILEx@example.com", PASSWORD).await;
+    assert_eq!(login.status(), StatusCode::SEE_OTHER);
+    assert!(login.headers().contains_key("set-cookie"));
+
+    let twin = post_form(
+        &s,
+        "/dashboard/signup",
+        "émilex@example.com",
+        "another password",
+    )
+    .await;
+    let fresh = post_form(
+        &s,
+        "/dashboard/signup",
+        "new@example.com",
+        "another password",
+    )
+    .await;
+    assert_eq!(seen(twin).await, seen(fresh).await);
+    let bad = post_form(
+        &s,
+        "/dashboard/login",
+        "émilex@example.com",
+        "another password",
+    )
+    .await;
+    assert_eq!(bad.status(), StatusCode::UNAUTHORIZED, "no twin was made");
+    let owner = post_form(&s, "/dashboard/login", "EMILEX@example.com", PASSWORD).await;
+    assert_eq!(owner.status(), StatusCode::UNAUTHORIZED, "É is not E");
+    let owner = post_form(
+        &s,
+        "/dashboard/login",
+        "E\u{301}MILEX@EXAMPLE.COM",
+        PASSWORD,
+    )
+    .await;
+    assert_eq!(owner.status(), StatusCode::SEE_OTHER, "a decomposed É is É");
+}
+
+/// A login from `forwarded` (as `X-Forwarded-For`); its status.
+async fn login_from(s: &Server, forwarded: &str, email: &str, password: &str) -> StatusCode {
+    let r = (client().post(s.url("/dashboard/login")))
+        .header("origin", &s.base)
+        .header("x-forwarded-for", forwarded)
+        .form(&[("email", email), ("password", password)])
+        .send()
+        .await
+        .unwrap();
+    r.status()
+}
+
+/// Behind a trusted proxy the forwarded address is the client: 20 failures from one lock
+/// out that address only; 5 wrong tries at an account lock out the guesser's address, not
+/// the owner's.
+#[tokio::test]
+async fn throttles_key_on_the_address_a_trusted_proxy_forwards() {
+    let s = Server::start(Some("trusted_proxies = [\"127.0.0.0/8\"]\n"));
+    post_form(&s, "/dashboard/signup", "owner@example.com", PASSWORD).await;
+    let (stranger, owner, guesser) = ("203.0.113.7", "198.51.100.9", "192.0.2.66");
+    for i in 0..20 {
+        let email = format!("nobody{i}@example.com");
+        let status = login_from(&s, stranger, &email, "wrong password!").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let locked = login_from(&s, stranger, "owner@example.com", PASSWORD).await;
+    assert_eq!(
+        locked,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the stranger's address"
+    );
+    let owner_in = login_from(&s, owner, "owner@example.com", PASSWORD).await;
+    assert_eq!(owner_in, StatusCode::SEE_OTHER, "another forwarded address");
+
+    for _ in 0..5 {
+        let status = login_from(&s, guesser, "owner@example.com", "wrong password!").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let guessing = login_from(&s, guesser, "owner@example.com", PASSWORD).await;
+    assert_eq!(
+        guessing,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the guesser is slowed"
+    );
+    let owner_in = login_from(&s, owner, "owner@example.com", PASSWORD).await;
+    assert_eq!(owner_in, StatusCode::SEE_OTHER, "the owner still gets in");
+}
+
+/// Without `trusted_proxies`, a client's own `X-Forwarded-For` is ignored: changing it does
+/// not escape the throttle of its socket address.
+#[tokio::test]
+async fn an_untrusted_peer_cannot_choose_its_address() {
+    let s = Server::start(None);
+    for i in 0..20 {
+        let (from, email) = (format!("198.51.100.{i}"), format!("nobody{i}@example.com"));
+        let status = login_from(&s, &from, &email, "wrong password!").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let status = login_from(&s, "192.0.2.1", "other@example.com", "wrong password!").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
