@@ -92,7 +92,9 @@ async fn a_flood_of_sign_ups_is_bounded() {
     assert!(busy.iter().all(|a| a.1.as_deref() == Some("2")), "{busy:?}");
     latencies.sort();
     let p99 = latencies[latencies.len() * 99 / 100];
-    assert!(p99 < Duration::from_millis(200), "/health p99 {p99:?}");
+    // Unbounded, /health took up to 10 s; 1 s leaves room for the other tests of this binary,
+    // which share the machine's cores with the two hashes.
+    assert!(p99 < Duration::from_millis(1000), "/health p99 {p99:?}");
     // 2 hashes × 19 MiB above the idle process, with room for the 100 connections.
     assert!(peak < 300, "RSS peaked at {peak} MiB (from {before} MiB)");
 }
