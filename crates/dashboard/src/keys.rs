@@ -6,6 +6,8 @@
 //! redirect); the other forms answer with a redirect to the tab, so a reload re-sends nothing.
 //! Every form passes `session::refuse_cross_site`, as all of the dashboard's do.
 
+use std::time::Instant;
+
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -19,6 +21,7 @@ use shoal_store::{
 };
 
 use super::chart;
+use super::once::FormOnce;
 use super::pages::{see_other, signed_in, SignedIn};
 use super::templates::render;
 use crate::Site;
@@ -73,6 +76,7 @@ async fn keys_view(state: &AppState, me: &SignedIn, status: StatusCode, extra: V
     match key_rows(state, me).await {
         Ok(rows) => {
             let mut ctx = json!({ "tab": "keys", "email": me.email, "contribute": me.contribute, "keys": rows,
+                                  "once": FormOnce::issue(),
                                   "resets": ["daily", "weekly", "monthly", "never"] });
             if let (Some(ctx), Value::Object(extra)) = (ctx.as_object_mut(), extra) {
                 ctx.extend(extra);
@@ -137,10 +141,13 @@ pub struct CreateForm {
     limit: Option<String>,
     #[serde(default)]
     limit_reset: Option<String>,
+    /// The form's one-time token: a second post of it (a reload) creates nothing.
+    #[serde(default)]
+    once: Option<String>,
 }
 
 /// `POST /dashboard/keys`: an inference key, with a spending limit if one is given; the new
-/// key is in this answer only.
+/// key is in this answer only. A re-post of the same form goes back to the tab.
 pub async fn create_key(
     State(state): State<Site>,
     headers: HeaderMap,
@@ -150,6 +157,11 @@ pub async fn create_key(
         Ok(me) => me,
         Err(r) => return r,
     };
+    if let Some(token) = form.once.as_deref() {
+        if !(state.dashboard.forms).spend(me.account, token, Instant::now()) {
+            return see_other("/dashboard/keys");
+        }
+    }
     let refuse = |message: String| {
         let extra = json!({ "new_key": { "error": message } });
         keys_view(&state, &me, StatusCode::BAD_REQUEST, extra)

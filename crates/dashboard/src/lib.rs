@@ -20,6 +20,7 @@ mod chart;
 mod contribute;
 mod keys;
 mod mail;
+mod once;
 mod pages;
 mod password;
 mod reset;
@@ -57,6 +58,8 @@ struct Dashboard {
     resets: password::Throttle,
     /// Password hashing, a few at once.
     hasher: password::Hasher,
+    /// The key form's spent one-time tokens.
+    forms: once::FormOnce,
 }
 
 impl Dashboard {
@@ -66,6 +69,7 @@ impl Dashboard {
             config,
             throttle: password::Throttle::default(),
             resets: password::Throttle::resets(),
+            forms: once::FormOnce::default(),
         }
     }
 }

@@ -481,15 +481,33 @@ async fn the_api_tab_sets_a_keys_limit_and_shows_what_is_left() {
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     assert_eq!(key_cells(&s, &cookie, 1).await, no_limit);
 
-    // A key created with a limit.
+    // A key created with a limit, with the form's one-time token as the page wrote it.
+    let page = session_get(&s, &cookie, "/dashboard/keys").await;
+    let page = page.text().await.unwrap();
+    let once = page.split("name=\"once\" value=\"").nth(1).unwrap();
+    let once = once.split('"').next().unwrap().to_owned();
     let new = [
         ("name", "capped"),
         ("limit", "5"),
         ("limit_reset", "weekly"),
+        ("once", once.as_str()),
     ];
     let r = form_post(&s, &cookie, "/dashboard/keys", "same-origin", &new).await;
     assert_eq!(r.status(), StatusCode::OK);
     let html = r.text().await.unwrap();
+    // A reload re-posts the form: back to the tab, no second key.
+    let again = form_post(&s, &cookie, "/dashboard/keys", "same-origin", &new).await;
+    assert_eq!(again.status(), StatusCode::SEE_OTHER);
+    assert_eq!(again.headers()["location"], "/dashboard/keys");
+    let tab = session_get(&s, &cookie, "/dashboard/keys").await;
+    assert_eq!(
+        tab.text()
+            .await
+            .unwrap()
+            .matches("<td class=\"name\">capped<")
+            .count(),
+        1
+    );
     assert!(
         html.contains("id=\"new-key-value\""),
         "the new key is shown"
