@@ -28,6 +28,8 @@ pub struct ClusterConfig {
     pub redis_url: Option<String>,
     /// Prefix of every Redis key; [`DEFAULT_KEY_PREFIX`] when absent.
     pub redis_key_prefix: Option<String>,
+    /// Longest a rate-limit check waits for Redis; [`ratelimit::DEFAULT_TIMEOUT`] when absent.
+    pub redis_timeout: Option<std::time::Duration>,
     /// `nats://…`; absent, requests reach only the workers connected to this replica.
     pub nats_url: Option<String>,
     /// Prefix of every NATS subject; [`jobs::DEFAULT_SUBJECT_PREFIX`] when absent.
@@ -44,7 +46,8 @@ impl ClusterConfig {
             .redis_key_prefix
             .as_deref()
             .unwrap_or(DEFAULT_KEY_PREFIX);
-        Ok(Arc::new(RedisGcra::connect(url, prefix).await?))
+        let timeout = self.redis_timeout.unwrap_or(ratelimit::DEFAULT_TIMEOUT);
+        Ok(Arc::new(RedisGcra::connect(url, prefix, timeout).await?))
     }
 
     /// The link to other replicas this configuration asks for: NATS when a URL is set.

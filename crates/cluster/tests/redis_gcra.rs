@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use prometheus_client::registry::Registry;
+use shoal_cluster::ratelimit::DEFAULT_TIMEOUT;
 use shoal_cluster::RedisGcra;
 use shoal_gateway::{LocalGcra, RateLimiter};
 
@@ -126,7 +127,11 @@ async fn three_limiters_share_one_burst_exactly() {
     let prefix = unique_prefix("burst");
     let mut limiters = Vec::new();
     for _ in 0..3 {
-        limiters.push(Arc::new(RedisGcra::connect(&url, &prefix).await.unwrap()));
+        limiters.push(Arc::new(
+            RedisGcra::connect(&url, &prefix, DEFAULT_TIMEOUT)
+                .await
+                .unwrap(),
+        ));
     }
     let started = Instant::now();
     let mut checks = Vec::new();
@@ -171,7 +176,7 @@ async fn decides_like_the_local_limiter() {
     let Some(url) = shared_redis().await else {
         return;
     };
-    let redis = RedisGcra::connect(&url, &unique_prefix("same"))
+    let redis = RedisGcra::connect(&url, &unique_prefix("same"), DEFAULT_TIMEOUT)
         .await
         .unwrap();
     let local = LocalGcra::default();
@@ -194,7 +199,9 @@ async fn decides_like_the_local_limiter() {
 #[tokio::test]
 async fn nothing_listening_falls_back_to_a_local_limit_loudly() {
     let url = format!("redis://127.0.0.1:{}", free_port());
-    let limiter = RedisGcra::connect(&url, "shoaltest:").await.unwrap();
+    let limiter = RedisGcra::connect(&url, "shoaltest:", DEFAULT_TIMEOUT)
+        .await
+        .unwrap();
     let started = Instant::now();
     let decisions: Vec<_> = checks_in_a_row(&limiter, 9, 3).await;
     // Still limited: the local limiter's burst of 3, then refusals.
@@ -227,7 +234,9 @@ async fn a_redis_that_goes_away_and_comes_back() {
     }
     let port = free_port();
     let mut redis = OwnRedis::start(port).await;
-    let limiter = RedisGcra::connect(&redis.url, "shoaltest:").await.unwrap();
+    let limiter = RedisGcra::connect(&redis.url, "shoaltest:", DEFAULT_TIMEOUT)
+        .await
+        .unwrap();
     for _ in 0..3 {
         assert!(limiter.check(1, 3).await.allowed);
     }
@@ -258,9 +267,9 @@ async fn a_redis_that_goes_away_and_comes_back() {
             Instant::now() < deadline,
             "the limiter never used Redis again"
         );
-        limiter.check(2, 2).await;
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    limiter.check(2, 2).await;
     let client = redis::Client::open(redis.url.as_str()).unwrap();
     let mut conn = client.get_multiplexed_async_connection().await.unwrap();
     let exists: bool = redis::cmd("EXISTS")
@@ -268,7 +277,10 @@ async fn a_redis_that_goes_away_and_comes_back() {
         .query_async(&mut conn)
         .await
         .unwrap();
-    assert!(exists, "the check that saw Redis up wrote its key there");
+    assert!(
+        exists,
+        "the check after the probe saw Redis up wrote its key there"
+    );
 }
 
 fn signal(redis: &OwnRedis, sig: &str) {
@@ -279,39 +291,97 @@ fn signal(redis: &OwnRedis, sig: &str) {
     assert!(status.success());
 }
 
+/// The most any one of `n` checks took, spread over `over`.
+async fn slowest_of(limiter: &RedisGcra, key: i64, n: u32, over: Duration) -> Duration {
+    let mut slowest = Duration::ZERO;
+    for _ in 0..n {
+        let started = Instant::now();
+        limiter.check(key, 1000).await;
+        slowest = slowest.max(started.elapsed());
+        tokio::time::sleep(over / n).await;
+    }
+    slowest
+}
+
 #[tokio::test]
-async fn a_hung_redis_delays_one_check_a_second_not_every_one() {
+async fn a_hung_redis_costs_one_timeout_then_the_circuit_skips_it_until_it_answers() {
     if !redis_server_or_skip() {
         return;
     }
+    let timeout = Duration::from_millis(150);
     let redis = OwnRedis::start(free_port()).await;
-    let limiter = RedisGcra::connect(&redis.url, "shoaltest:").await.unwrap();
+    let limiter = RedisGcra::connect(&redis.url, "shoaltest:", timeout)
+        .await
+        .unwrap();
     assert!(limiter.check(1, 100).await.allowed);
+    assert_eq!(metric(&limiter, "shoal_ratelimit_redis_up"), 1.0);
 
     signal(&redis, "-STOP");
     let started = Instant::now();
     assert!(limiter.check(1, 100).await.allowed, "decided locally");
     let waited = started.elapsed();
-    assert!(waited >= shoal_cluster::ratelimit::TIMEOUT, "{waited:?}");
-    let started = Instant::now();
-    for _ in 0..20 {
-        limiter.check(1, 100).await;
-    }
     assert!(
-        started.elapsed() < Duration::from_millis(500),
-        "later checks waited on the hung Redis: {:?}",
-        started.elapsed()
+        waited >= timeout && waited < timeout * 4,
+        "the first check waits the configured timeout, no longer: {waited:?}"
+    );
+    assert_eq!(metric(&limiter, "shoal_ratelimit_redis_up"), 0.0);
+    assert_eq!(
+        metric(&limiter, "shoal_ratelimit_redis_circuit_opens_total"),
+        1.0
+    );
+    // Across several probes (one a second, in the background), no check waits on Redis.
+    let slowest = slowest_of(&limiter, 1, 30, Duration::from_secs(3)).await;
+    assert!(
+        slowest < timeout / 2,
+        "a check waited on the hung Redis: {slowest:?}"
     );
     assert_eq!(metric(&limiter, "shoal_ratelimit_redis_up"), 0.0);
 
     signal(&redis, "-CONT");
-    let deadline = Instant::now() + Duration::from_secs(15);
+    // The probe closes the circuit without any check having to try Redis.
+    let deadline = Instant::now() + Duration::from_secs(10);
     while metric(&limiter, "shoal_ratelimit_redis_up") != 1.0 {
         assert!(
             Instant::now() < deadline,
-            "the limiter never used Redis again"
+            "the probe never closed the circuit"
         );
-        limiter.check(1, 100).await;
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let fallbacks = metric(&limiter, "shoal_ratelimit_local_fallbacks_total");
+    limiter.check(1, 100).await;
+    assert_eq!(
+        metric(&limiter, "shoal_ratelimit_local_fallbacks_total"),
+        fallbacks,
+        "once closed, checks go to Redis again"
+    );
+}
+
+/// Accepts connections and never answers: a Redis that hangs before it says anything.
+fn silent_listener() -> (std::net::TcpListener, u16) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    (listener, port)
+}
+
+#[tokio::test]
+async fn a_redis_that_accepts_and_never_answers_costs_at_most_one_timeout() {
+    let (listener, port) = silent_listener();
+    // Held open, unanswered, for as long as the test runs.
+    let held = std::thread::spawn(move || listener.incoming().take(64).collect::<Vec<_>>());
+    let timeout = Duration::from_millis(100);
+    let started = Instant::now();
+    let limiter = RedisGcra::connect(&format!("redis://127.0.0.1:{port}"), "t:", timeout)
+        .await
+        .unwrap();
+    assert!(started.elapsed() < timeout * 4, "{:?}", started.elapsed());
+    let started = Instant::now();
+    let decisions = checks_in_a_row(&limiter, 4, 3).await;
+    assert_eq!(decisions.iter().filter(|d| d.allowed).count(), 3);
+    assert!(
+        started.elapsed() < timeout,
+        "checks waited on the silent Redis: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(metric(&limiter, "shoal_ratelimit_redis_up"), 0.0);
+    drop(held);
 }

@@ -33,6 +33,9 @@ pub struct FileConfig {
     /// Prefix of every Redis key Shoal writes [default: `shoal:`]; replicas that share limits
     /// share it, separate deployments on one Redis use different ones.
     pub redis_key_prefix: Option<String>,
+    /// Longest a rate-limit check waits for Redis before this replica decides alone and skips
+    /// Redis until a probe finds it answering [default: 200].
+    pub redis_timeout_ms: Option<u64>,
     /// NATS shared by several replicas, so that a request reaches a worker connected to any
     /// of them (`nats://…`); absent, only this process's workers. Read by the binary.
     pub nats_url: Option<String>,

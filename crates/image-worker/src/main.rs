@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
-use shoal_worker::{connection, gateway_ws_url, Backend, ImageBackend};
+use shoal_worker::{connection, Backend, Gateways, ImageBackend};
 use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -36,9 +36,8 @@ enum BackendKind {
 #[derive(Debug, Parser)]
 #[command(name = "shoal-image-worker", version)]
 struct Args {
-    /// The gateway's base URL, http(s)://host:port.
-    #[arg(long, env = "SHOAL_GATEWAY", value_name = "URL")]
-    gateway: String,
+    #[command(flatten)]
+    gateway: Gateways,
 
     /// Worker token (`shoal admin worker-token create`).
     #[arg(
@@ -148,7 +147,7 @@ fn init_logging() {
 
 async fn run(args: Args) -> anyhow::Result<()> {
     let settings = connection::Settings {
-        url: gateway_ws_url(&args.gateway)?,
+        urls: args.gateway.ws_urls()?,
         token: args.token.clone(),
         name: args.name.clone(),
         concurrency: args.concurrency,

@@ -89,6 +89,9 @@ pub enum ErrorCode {
     VisionUnsupported,
     /// The request is at fault (e.g. an image that does not decode): the gateway answers 400.
     InvalidRequest,
+    /// Set by the gateway: the job is larger than the messages replicas exchange (NATS's
+    /// `max_payload`), so it cannot cross to the replica whose worker would run it.
+    JobTooLarge,
     /// The image worker's semantic check (its checkpoint's CLIP text encoder against the
     /// policy's concepts) refused the prompt before rendering: a blocked prompt, 400.
     PromptRefused,
@@ -121,6 +124,7 @@ impl ErrorCode {
             ErrorCode::VisionUnsupported => "vision_unsupported",
             ErrorCode::InvalidRequest => "invalid_request",
             ErrorCode::PromptRefused => "prompt_refused",
+            ErrorCode::JobTooLarge => "job_too_large",
             ErrorCode::Other => "other",
         }
     }
@@ -144,7 +148,7 @@ impl std::fmt::Display for ErrorCode {
 mod tests {
     use super::*;
 
-    const ALL_CODES: [ErrorCode; 21] = [
+    const ALL_CODES: [ErrorCode; 22] = [
         ErrorCode::WorkerBusy,
         ErrorCode::WorkerShuttingDown,
         ErrorCode::WorkerShutdown,
@@ -165,6 +169,7 @@ mod tests {
         ErrorCode::VisionUnsupported,
         ErrorCode::InvalidRequest,
         ErrorCode::PromptRefused,
+        ErrorCode::JobTooLarge,
         ErrorCode::Other,
     ];
 

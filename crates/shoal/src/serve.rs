@@ -74,6 +74,10 @@ struct ClusterArgs {
     /// Prefix of the Redis keys Shoal writes [default: shoal:].
     #[arg(long, env = "SHOAL_REDIS_KEY_PREFIX")]
     redis_key_prefix: Option<String>,
+    /// Longest a rate-limit check waits for Redis, in milliseconds, before this replica
+    /// limits on its own and skips Redis until it answers again [default: 200].
+    #[arg(long, env = "SHOAL_REDIS_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..))]
+    redis_timeout_ms: Option<u64>,
     /// NATS, so that a request reaches a worker connected to any replica (nats://HOST:PORT)
     /// [default: only this process's workers].
     #[arg(long, env = "SHOAL_NATS_URL")]
@@ -184,6 +188,8 @@ impl ClusterArgs {
         shoal_cluster::ClusterConfig {
             redis_url: self.redis_url.clone().or(file.redis_url.take()),
             redis_key_prefix: (self.redis_key_prefix.clone()).or(file.redis_key_prefix.take()),
+            redis_timeout: (self.redis_timeout_ms.or(file.redis_timeout_ms.take()))
+                .map(std::time::Duration::from_millis),
             nats_url: self.nats_url.clone().or(file.nats_url.take()),
             nats_subject_prefix: (self.nats_subject_prefix.clone())
                 .or(file.nats_subject_prefix.take()),

@@ -33,8 +33,9 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// How the worker meets its gateway.
 #[derive(Clone)]
 pub struct Settings {
-    /// `ws(s)://host:port/api/worker/ws`
-    pub url: String,
+    /// `ws(s)://host:port/api/worker/ws` of each gateway, dialled in turn: the worker serves
+    /// one and moves to the next when it cannot reach it or loses it.
+    pub urls: Vec<String>,
     pub token: String,
     pub name: Option<String>,
     pub concurrency: u32,
@@ -60,12 +61,17 @@ pub async fn serve(
     backend: Backend,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
+    anyhow::ensure!(!settings.urls.is_empty(), "no gateway URL");
     let mut backoff = Backoff::new(settings.backoff.0, settings.backoff.1);
+    // Round robin: after each failed dial or lost session, the next gateway.
+    let mut turn = 0usize;
     loop {
-        tracing::info!(url = %settings.url, "connecting to the gateway");
+        let url = &settings.urls[turn % settings.urls.len()];
+        turn = turn.wrapping_add(1);
+        tracing::info!(%url, "connecting to the gateway");
         let dialed = tokio::select! {
             _ = shutdown.cancelled() => return Ok(()),
-            dialed = dial(&settings) => dialed,
+            dialed = dial(url, &settings) => dialed,
         };
         match dialed {
             Err(DialError::Fatal(e)) => return Err(e),
@@ -106,10 +112,8 @@ enum DialError {
     Retry(String),
 }
 
-async fn dial(settings: &Settings) -> Result<Socket, DialError> {
-    let mut request = settings
-        .url
-        .as_str()
+async fn dial(url: &str, settings: &Settings) -> Result<Socket, DialError> {
+    let mut request = url
         .into_client_request()
         .map_err(|e| DialError::Fatal(anyhow::anyhow!("bad gateway URL: {e}")))?;
     let bearer = HeaderValue::from_str(&format!("Bearer {}", settings.token)).map_err(|_| {

@@ -58,10 +58,8 @@ pub enum BackendKind {
 #[derive(Clone, clap::Args)]
 #[command(after_long_help = SERVE_HELP)]
 pub struct WorkerArgs {
-    /// The gateway's base URL, http(s)://host:port; the worker connects to
-    /// ws(s)://host:port/api/worker/ws.
-    #[arg(long, env = "SHOAL_GATEWAY", value_name = "URL")]
-    pub gateway: String,
+    #[command(flatten)]
+    pub gateway: Gateways,
 
     /// Worker token (`shoal admin worker-token create`), sent as `Authorization: Bearer`.
     #[arg(
@@ -204,6 +202,30 @@ pub fn gateway_ws_url(gateway: &str) -> anyhow::Result<String> {
     Ok(url.into())
 }
 
+/// `--gateway`, as `shoal worker` and `shoal-image-worker` take it.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Gateways {
+    /// The gateway's base URL, http(s)://host:port; the worker connects to
+    /// ws(s)://host:port/api/worker/ws. Several (repeated, or comma-separated): the worker
+    /// serves one at a time and moves to the next when it cannot reach it or loses it.
+    #[arg(
+        long = "gateway",
+        env = "SHOAL_GATEWAY",
+        value_name = "URL",
+        value_delimiter = ',',
+        required = true
+    )]
+    pub urls: Vec<String>,
+}
+
+impl Gateways {
+    /// [`gateway_ws_url`] of each, in order.
+    pub fn ws_urls(&self) -> anyhow::Result<Vec<String>> {
+        anyhow::ensure!(!self.urls.is_empty(), "--gateway is required");
+        self.urls.iter().map(|g| gateway_ws_url(g)).collect()
+    }
+}
+
 /// Runs the worker until SIGTERM or SIGINT (then drains and returns `Ok`), or until the
 /// gateway refuses it or rejects its token (`Err`).
 pub async fn run(args: WorkerArgs) -> anyhow::Result<()> {
@@ -217,7 +239,7 @@ pub async fn run_until(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let settings = connection::Settings {
-        url: gateway_ws_url(&args.gateway)?,
+        urls: args.gateway.ws_urls()?,
         token: args.token.clone(),
         name: args.name.clone(),
         concurrency: args.concurrency,
@@ -385,12 +407,49 @@ mod tests {
         ])
         .unwrap();
         let args = cli.args;
+        assert_eq!(args.gateway.urls, ["http://g:1"]);
         assert_eq!(args.serve.len(), 2);
         assert_eq!(args.serve[1].upstream_model, "gemma3:27b");
         assert!(args.serve[1].model.vision);
         assert_eq!(args.concurrency, 2);
         assert_eq!(args.backend, BackendKind::Openai);
         assert_eq!(args.shutdown_grace, 30);
+    }
+
+    #[test]
+    fn several_gateways_repeated_or_comma_separated() {
+        let parse = |argv: &[&str]| {
+            let base = [
+                "worker",
+                "--token",
+                "t",
+                "--upstream",
+                "http://u",
+                "--serve",
+                "m",
+            ];
+            let argv = base.iter().chain(argv).copied();
+            Cli::try_parse_from(argv).map(|c| c.args.gateway.urls)
+        };
+        let want = ["http://a:1", "http://b:2"];
+        assert_eq!(
+            parse(&["--gateway", "http://a:1", "--gateway", "http://b:2"]).unwrap(),
+            want
+        );
+        assert_eq!(
+            parse(&["--gateway", "http://a:1,http://b:2"]).unwrap(),
+            want
+        );
+        assert!(parse(&[]).is_err(), "--gateway is required");
+        let ws = |urls: &[&str]| {
+            let urls = urls.iter().map(|u| u.to_string()).collect();
+            Gateways { urls }.ws_urls()
+        };
+        assert_eq!(
+            ws(&want).unwrap(),
+            ["ws://a:1/api/worker/ws", "ws://b:2/api/worker/ws"]
+        );
+        assert!(ws(&["http://a:1", "ftp://b"]).is_err());
     }
 
     #[test]

@@ -200,7 +200,9 @@ struct Worker {
 /// The flags the tests run with: three models, two slots, a short grace.
 fn worker_args(gateway: String, upstream: String, token: &str) -> WorkerArgs {
     WorkerArgs {
-        gateway,
+        gateway: shoal_worker::Gateways {
+            urls: vec![gateway],
+        },
         token: token.to_owned(),
         backend: BackendKind::Openai,
         upstream: Some(upstream),

@@ -16,6 +16,8 @@ pub enum HandOver {
     Refused,
     /// The other replica did not answer (gone, or NATS is down).
     Unreachable,
+    /// Larger than NATS's `max_payload`: not sent.
+    TooLarge,
 }
 
 impl EncodeLabelValue for HandOver {
@@ -25,6 +27,7 @@ impl EncodeLabelValue for HandOver {
             HandOver::Accepted => "accepted",
             HandOver::Refused => "refused",
             HandOver::Unreachable => "unreachable",
+            HandOver::TooLarge => "too_large",
         })
     }
 }

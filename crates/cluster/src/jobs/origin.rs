@@ -249,10 +249,12 @@ impl Link {
         if body.len() > self.client.server_info().max_payload {
             tracing::error!(
                 bytes = body.len(),
+                max_payload = self.client.server_info().max_payload,
                 "a job is larger than NATS's max_payload and cannot cross to another replica; raise max_payload (docs/deploy.md)"
             );
-            self.metrics.handed_over(HandOver::Unreachable);
-            return Err(ErrorCode::BadJob);
+            self.metrics.handed_over(HandOver::TooLarge);
+            // Retryable: a worker of this replica may still take it.
+            return Err(ErrorCode::JobTooLarge);
         }
         let wait = self.state().config.queue_timeout + ANSWER_SLACK;
         let request = async_nats::Request::new()

@@ -115,6 +115,9 @@ async fn start(
     tried: &mut Vec<WorkerId>,
 ) -> Result<Started, NotStarted> {
     let (cancel, deadline) = (&until.cancel, until.deadline);
+    // A replica's worker could take it but the job cannot cross: once no worker here can
+    // either, the answer is 413, which retrying cannot change, not 503.
+    let mut too_large = false;
     while tried.len() < MAX_ATTEMPTS {
         let dispatched = tokio::select! {
             d = swarm::dispatch(state, &ctx.model, &ctx.job, tried) => d,
@@ -126,6 +129,7 @@ async fn start(
             Err(DispatchError::NoWorker) if tried.is_empty() => {
                 return Err(no_worker(state, ctx).into())
             }
+            Err(_) if too_large => return Err(ApiError::too_large_for_cluster().into()),
             Err(DispatchError::NoWorker) => break,
             Err(DispatchError::Busy) => {
                 return Err(ApiError::no_worker(
@@ -152,6 +156,7 @@ async fn start(
                 retryable: true,
             }) => {
                 tracing::warn!(request_id = %ctx.request_id, job = %job.id, code = %code, "job failed before its first token; failing over");
+                too_large |= code == ErrorCode::JobTooLarge;
                 tried.push(job.worker);
             }
             None => tried.push(job.worker),
@@ -166,6 +171,9 @@ async fn start(
                 });
             }
         }
+    }
+    if too_large {
+        return Err(ApiError::too_large_for_cluster().into());
     }
     Err(ApiError::no_worker("the workers serving this model failed; retry shortly").into())
 }

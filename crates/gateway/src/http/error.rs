@@ -163,6 +163,20 @@ impl ApiError {
         )
     }
 
+    /// No worker here could take the job, and it is too large to send to a replica whose
+    /// worker could (NATS's `max_payload`): retrying cannot help.
+    pub fn too_large_for_cluster() -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "invalid_request_error",
+            "request_too_large",
+            "the request is too large to send to another replica (over the cluster's message \
+             size, NATS max_payload) and no worker connected to this one can serve it; send a \
+             smaller request"
+                .into(),
+        )
+    }
+
     pub fn rate_limited(limit: u32, retry_after: u64) -> Self {
         let mut e = Self::new(
             StatusCode::TOO_MANY_REQUESTS,

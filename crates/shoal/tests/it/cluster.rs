@@ -16,7 +16,7 @@ use shoal_test_support::pg::TempDb;
 use shoal_test_support::process::cluster::redis_or_skip;
 use shoal_test_support::process::worker::{answer_after, welcomed_worker};
 use shoal_test_support::process::{
-    account_with_key, admin, error_of, get_json, race_chat, Loc, Server,
+    account_with_key, admin, error_of, get_json, metric, race_chat, wait_until, Loc, Server,
 };
 
 /// Three replicas on one database, sharing Redis under a prefix of their own.
@@ -347,4 +347,105 @@ async fn an_unreachable_redis_still_limits_every_key_and_says_so() {
         !logs.contains("s3cret-pw"),
         "the URL's password reached the log: {logs}"
     );
+}
+
+/// A `redis-server` of this test's own (so that it can be frozen), killed on drop.
+struct OwnRedis(std::process::Child, u16);
+
+impl OwnRedis {
+    fn start() -> OwnRedis {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server on PATH (.ci/run installs it)");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !Self::pongs(port) {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        OwnRedis(child, port)
+    }
+
+    fn pongs(port: u16) -> bool {
+        use std::io::{Read, Write};
+        let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+            return false;
+        };
+        let mut b = [0; 7];
+        s.write_all(b"PING\r\n").is_ok() && s.read_exact(&mut b).is_ok() && &b == b"+PONG\r\n"
+    }
+
+    fn signal(&self, sig: &str) {
+        let pid = self.0.id().to_string();
+        let status = std::process::Command::new("kill")
+            .args([sig, &pid])
+            .status();
+        assert!(status.unwrap().success());
+    }
+}
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn a_hung_redis_costs_one_short_timeout_not_one_per_request() {
+    if redis_or_skip().is_none() {
+        return;
+    }
+    let redis = OwnRedis::start();
+    let timeout_ms = 300;
+    let config = format!(
+        "redis_url = \"redis://127.0.0.1:{}\"\nredis_timeout_ms = {timeout_ms}\n",
+        redis.1
+    );
+    let s = Server::start(Some(&config));
+    assert!(s.logs().contains("rate limits are shared through Redis"));
+    let (_, key) = account_with_key(&s.data_dir, "hung@example.com", 0, Some(3));
+    let c = reqwest::Client::new();
+    let status = async || {
+        let r = c.get(s.url("/api/v1/models")).bearer_auth(&key).send();
+        r.await.unwrap().status().as_u16()
+    };
+    assert_eq!(status().await, 200, "through Redis");
+
+    // Frozen: connections stay open and nothing answers.
+    redis.signal("-STOP");
+    let n: u64 = 10;
+    let started = Instant::now();
+    let mut statuses = Vec::new();
+    for _ in 0..n {
+        statuses.push(status().await);
+    }
+    let took = started.elapsed();
+    assert_eq!(&statuses[..4], [200, 200, 200, 429], "limited locally");
+    assert!(
+        took < Duration::from_millis(timeout_ms * n / 3),
+        "{n} requests took {took:?}: they waited on the hung Redis"
+    );
+    assert_eq!(metric(&s, "shoal_ratelimit_redis_up").await, 0);
+    assert_eq!(
+        metric(&s, "shoal_ratelimit_redis_circuit_opens_total").await,
+        1
+    );
+    assert_eq!(metric(&s, "shoal_ratelimit_local_fallbacks_total").await, n);
+
+    // Thawed: the probe closes the circuit and checks are shared again.
+    redis.signal("-CONT");
+    wait_until("the circuit closes", Duration::from_secs(10), async || {
+        metric(&s, "shoal_ratelimit_redis_up").await == 1
+    })
+    .await;
+    status().await;
+    assert_eq!(metric(&s, "shoal_ratelimit_local_fallbacks_total").await, n);
 }

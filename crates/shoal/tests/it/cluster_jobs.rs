@@ -25,7 +25,7 @@ use shoal_test_support::process::cluster::{
     image_worker, nats_or_skip, redis_or_skip, tiny_checker, WorkerProcess, A1111,
 };
 use shoal_test_support::process::{
-    account_with_key, admin, get_json, metric, wait_until, Loc, Server,
+    account_with_key, admin, error_of, get_json, metric, wait_until, Loc, Server,
 };
 use shoal_test_support::upstream::{Upstream, PROMPT_TOKENS};
 
@@ -429,6 +429,40 @@ async fn a_replica_killed_before_the_first_token_is_retried_on_another() {
     assert!(spent >= 1);
     assert_eq!(metric(&c.servers[0], "shoal_job_failovers_total").await, 1);
     c.servers.remove(1);
+    c.finish().await;
+}
+
+/// A chat job over NATS's `max_payload` (1 MB by default) cannot cross: with no worker where
+/// it arrived, the client gets a 413 at once, not a 503 to retry; where a worker is connected,
+/// it runs there.
+#[tokio::test]
+async fn a_job_too_large_to_cross_replicas_is_a_fast_413_unless_a_worker_here_takes_it() {
+    let Some((c, key, _up, _worker)) = Cluster::worker_on_b("jobs_large").await else {
+        return;
+    };
+    let prompt = "x".repeat(1_200_000);
+    let started = std::time::Instant::now();
+    let r = post(&c.servers[0], &key, &body(&prompt, false)).await;
+    let took = started.elapsed();
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let (code, message, kind) = error_of(r).await;
+    assert_eq!(
+        (code.as_str(), kind.as_str()),
+        ("request_too_large", "invalid_request_error")
+    );
+    assert!(
+        message.contains("too large to send to another replica"),
+        "{message}"
+    );
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    let too_large = "shoal_cluster_forwarded_jobs_total{outcome=\"too_large\"}";
+    assert_eq!(metric(&c.servers[0], too_large).await, 1);
+    assert_eq!(settled(&c.servers[0], &key).await, 0, "nothing billed");
+
+    // On B, whose worker is connected there, the same request runs.
+    let r = post(&c.servers[1], &key, &body(&prompt, false)).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(metric(&c.servers[1], too_large).await, 0);
     c.finish().await;
 }
 

@@ -15,4 +15,5 @@ mod keys_api;
 mod kill;
 mod structured;
 mod swarm_step;
+mod worker_failover;
 mod worker_socket;

@@ -91,10 +91,24 @@ impl WorkerProcess {
         store: &Loc,
         backend: impl FnOnce(&mut Command),
     ) -> WorkerProcess {
+        WorkerProcess::start_on_gateways(&[&s.base], &s.data_dir, store, backend)
+    }
+
+    /// `shoal worker` given each of `gateways` (`--gateway` repeated, in order), its log in
+    /// `log_dir`.
+    pub fn start_on_gateways(
+        gateways: &[&str],
+        log_dir: &std::path::Path,
+        store: &Loc,
+        backend: impl FnOnce(&mut Command),
+    ) -> WorkerProcess {
         let token = admin(store, &["worker-token", "create", "--name", "cluster"]);
-        let log = s.data_dir.join(format!("worker-{}.log", rand_tag()));
+        let log = log_dir.join(format!("worker-{}.log", rand_tag()));
         let mut cmd = Command::new(shoal_bin());
-        cmd.args(["worker", "--gateway", &s.base, "--token", &token]);
+        cmd.args(["worker", "--token", &token]);
+        for g in gateways {
+            cmd.args(["--gateway", g]);
+        }
         backend(&mut cmd);
         let child = cmd
             .env("SHOAL_LOG", "info")
