@@ -35,7 +35,7 @@ pub use deposits::{
 };
 pub use http::{
     authenticate, router, serve, AccountTag, ApiError, Caller, ClientAddr, JsonBytes, RequestStart,
-    Routes, TrustedProxies,
+    Routes, ServerLimits, TrustedProxies,
 };
 pub use metrics::Metrics;
 pub use ratelimit::{retry_after_secs, Decision, DecisionFuture};
