@@ -11,7 +11,7 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::chat::catalog::{Catalog, ModelSpec};
-use crate::http::{AllowedOrigins, TrustedProxies};
+use crate::http::{AllowedOrigins, ServerLimits, TrustedProxies};
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -86,6 +86,18 @@ pub struct FileConfig {
     /// Origins whose pages may call `/api/v1` from a browser: `["*"]` (the default) or a list
     /// of origins such as `"https://app.example.com"`.
     pub cors_allowed_origins: Option<Vec<String>>,
+    /// How long a request's head may take to arrive, from the connection's start or its first
+    /// byte; a slower (or silent) client is disconnected [default: 10].
+    pub header_read_timeout_secs: Option<u64>,
+    /// How long a connection may sit with no request in flight and no bytes moving before
+    /// it is closed [default: 75].
+    pub idle_timeout_secs: Option<u64>,
+    /// Connections open at once; beyond it a new one is closed at once [default: 16384, and
+    /// never more than the open-file limit allows].
+    pub max_connections: Option<usize>,
+    /// Connections open at once from one client address (trusted proxies excepted)
+    /// [default: 512].
+    pub max_connections_per_address: Option<usize>,
     /// Proxies (CIDRs or addresses) whose `X-Forwarded-For` names the client, for the
     /// dashboard's throttles and the access log; from any other peer the header is ignored
     /// [default: none].
@@ -148,6 +160,7 @@ pub struct GatewayConfig {
     pub catalog: Catalog,
     pub cors_origins: AllowedOrigins,
     pub trusted_proxies: TrustedProxies,
+    pub server: ServerLimits,
 }
 
 impl GatewayConfig {
@@ -197,6 +210,7 @@ impl GatewayConfig {
             catalog,
             cors_origins,
             trusted_proxies,
+            server: server_limits(&file)?,
         })
     }
 }
@@ -264,6 +278,28 @@ fn credit_settings(file: &FileConfig) -> anyhow::Result<(i64, i64)> {
         "free_daily_credits must be 0 or more"
     );
     Ok((credits_per_usd_sold, free_daily_credits))
+}
+
+/// The HTTP server's timeouts and connection caps.
+fn server_limits(file: &FileConfig) -> anyhow::Result<ServerLimits> {
+    let d = ServerLimits::default();
+    let secs = |v: Option<u64>, default: Duration| v.map_or(default, Duration::from_secs);
+    let limits = ServerLimits {
+        header_read_timeout: secs(file.header_read_timeout_secs, d.header_read_timeout),
+        idle_timeout: secs(file.idle_timeout_secs, d.idle_timeout),
+        max_connections: file.max_connections.unwrap_or(d.max_connections),
+        max_connections_per_address: (file.max_connections_per_address)
+            .unwrap_or(d.max_connections_per_address),
+    };
+    anyhow::ensure!(
+        !limits.header_read_timeout.is_zero() && !limits.idle_timeout.is_zero(),
+        "header_read_timeout_secs and idle_timeout_secs must be at least 1"
+    );
+    anyhow::ensure!(
+        limits.max_connections >= 1 && limits.max_connections_per_address >= 1,
+        "max_connections and max_connections_per_address must be at least 1"
+    );
+    Ok(limits)
 }
 
 impl Default for GatewayConfig {

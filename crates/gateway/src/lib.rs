@@ -35,7 +35,7 @@ pub use deposits::{
 };
 pub use http::{
     authenticate, router, serve, AccountTag, ApiError, Caller, ClientAddr, JsonBytes, KeyCaller,
-    KeyManager, RequestStart, Routes, TrustedProxies,
+    KeyManager, RequestStart, Routes, ServerLimits, TrustedProxies,
 };
 pub use metrics::Metrics;
 pub use ratelimit::{retry_after_secs, Decision, DecisionFuture};

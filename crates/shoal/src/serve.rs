@@ -41,6 +41,37 @@ pub struct ServeArgs {
     image_concepts: Option<PathBuf>,
     #[command(flatten)]
     browser: BrowserArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The HTTP server's limits (each also a config key of the same name).
+#[derive(Args)]
+struct LimitArgs {
+    /// Seconds a request's head may take to arrive [default: 10].
+    #[arg(long, env = "SHOAL_HEADER_READ_TIMEOUT_SECS", value_name = "SECS")]
+    header_read_timeout_secs: Option<u64>,
+    /// Seconds a connection may sit idle before it is closed [default: 75].
+    #[arg(long, env = "SHOAL_IDLE_TIMEOUT_SECS", value_name = "SECS")]
+    idle_timeout_secs: Option<u64>,
+    /// Connections open at once [default: 16384, within the open-file limit].
+    #[arg(long, env = "SHOAL_MAX_CONNECTIONS", value_name = "N")]
+    max_connections: Option<usize>,
+    /// Connections open at once from one client address [default: 512].
+    #[arg(long, env = "SHOAL_MAX_CONNECTIONS_PER_ADDRESS", value_name = "N")]
+    max_connections_per_address: Option<usize>,
+}
+
+impl LimitArgs {
+    fn overlay(&self, file: &mut FileConfig) {
+        let s = self;
+        file.header_read_timeout_secs =
+            s.header_read_timeout_secs.or(file.header_read_timeout_secs);
+        file.idle_timeout_secs = s.idle_timeout_secs.or(file.idle_timeout_secs);
+        file.max_connections = s.max_connections.or(file.max_connections);
+        file.max_connections_per_address =
+            (s.max_connections_per_address).or(file.max_connections_per_address);
+    }
 }
 
 /// Browser workers: the page `/worker` and the `service-pro` model files tabs load.
@@ -99,7 +130,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let cluster = args.cluster.resolve(&mut file);
     let limiter = cluster.rate_limiter().await?;
     let peers = cluster.peers().await?;
-    let parts = Parts::resolve(&args, file).await?;
+    let mut parts = Parts::resolve(&args, file).await?;
+    raise_open_files(&mut parts.config);
     let browser = shoal_browser::open(args.browser.files())?;
     let (listener, addr) = listen(&parts.config, store.backend()).await?;
     let mut seams = Seams {
@@ -153,7 +185,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The config file (or none), with `--listen` put over its address.
+/// The config file (or none), with `--listen` and the connection-limit flags put over it.
 fn file_config(args: &ServeArgs) -> anyhow::Result<FileConfig> {
     let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,
@@ -162,7 +194,39 @@ fn file_config(args: &ServeArgs) -> anyhow::Result<FileConfig> {
     if args.listen.is_some() {
         file.listen = args.listen;
     }
+    args.limits.overlay(&mut file);
     Ok(file)
+}
+
+/// Descriptors kept for what is not a client connection: the database, workers' upstreams,
+/// model files, logs.
+const RESERVED_FILES: u64 = 256;
+
+/// Raises the open-file soft limit to the hard limit (every connection is a descriptor, and
+/// the usual soft limit of 1024 is soon reached), and keeps `max_connections` within it.
+fn raise_open_files(config: &mut GatewayConfig) {
+    let before = rlimit::Resource::NOFILE.get().ok().map(|(soft, _)| soft);
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "the open-file limit could not be raised");
+            before.unwrap_or(1024)
+        }
+    };
+    tracing::info!(
+        from = before,
+        to = limit,
+        "open-file limit raised to the hard limit"
+    );
+    let room = usize::try_from(limit.saturating_sub(RESERVED_FILES).max(1)).unwrap_or(usize::MAX);
+    if config.server.max_connections > room {
+        tracing::warn!(
+            max_connections = room,
+            open_files = limit,
+            "max_connections lowered to fit the open-file limit"
+        );
+        config.server.max_connections = room;
+    }
 }
 
 /// Binds the configured address and says so: one line on stdout that scripts (and the

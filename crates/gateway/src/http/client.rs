@@ -40,7 +40,7 @@ impl TrustedProxies {
         ))
     }
 
-    fn trusts(&self, ip: IpAddr) -> bool {
+    pub(crate) fn trusts(&self, ip: IpAddr) -> bool {
         let ip = ip.to_canonical();
         self.0.iter().any(|n| n.contains(&ip))
     }

@@ -10,6 +10,7 @@ mod error;
 mod observe;
 mod openapi;
 mod ready;
+mod server;
 
 pub use auth::{authenticate, AccountTag, Caller, KeyCache, KeyCaller, KeyManager};
 pub use body::{BodyLimit, JsonBytes};
@@ -18,6 +19,7 @@ pub use cors::AllowedOrigins;
 pub use error::ApiError;
 pub use observe::RequestStart;
 pub use openapi::ChatStreamEvent;
+pub use server::ServerLimits;
 
 use std::future::Future;
 
@@ -25,7 +27,6 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::{Extension, Json, Router};
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -155,19 +156,9 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let reaper = crate::state::spawn_hold_reaper(state.clone());
     let swarm_watch = swarm::spawn_watch(state.clone());
+    let (limits, trusted) = (state.config.server, state.config.trusted_proxies.clone());
     let app = router(state, routes);
-    // Without TCP_NODELAY, Nagle's algorithm holds small SSE chunks and worker frames back
-    // for up to 40 ms.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "TCP_NODELAY not set");
-        }
-    });
-    // The client's address is known to handlers (the dashboard's login throttle).
-    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let result = server::run(listener, app, limits, trusted, shutdown).await;
     reaper.abort();
     swarm_watch.abort();
     result

@@ -226,3 +226,114 @@ async fn an_untrusted_peer_cannot_choose_its_address() {
     let status = login_from(&s, "192.0.2.1", "other@example.com", "wrong password!").await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
+
+/// The server's address (`127.0.0.1:PORT`).
+fn addr_of(s: &Server) -> std::net::SocketAddr {
+    s.base.trim_start_matches("http://").parse().unwrap()
+}
+
+/// How long until the server closes `tcp` (EOF or reset), reading and dropping what it sends;
+/// `None` if it is still open after `limit`.
+async fn closed_within(tcp: &mut tokio::net::TcpStream, limit: Duration) -> Option<Duration> {
+    use tokio::io::AsyncReadExt;
+    let start = Instant::now();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at((start + limit).into(), tcp.read(&mut buf)).await {
+            Err(_) => return None,
+            Ok(Ok(0) | Err(_)) => return Some(start.elapsed()),
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+/// A client that sends half a header and then nothing, or trickles it a byte at a time, is
+/// cut at the header timeout; an idle keep-alive connection is closed at the idle timeout,
+/// and one used in time is not.
+#[tokio::test]
+async fn slow_and_idle_connections_are_cut() {
+    use tokio::io::AsyncWriteExt;
+    let s = Server::start(Some(
+        "header_read_timeout_secs = 2\nidle_timeout_secs = 3\n",
+    ));
+    let connect = || tokio::net::TcpStream::connect(addr_of(&s));
+
+    let mut half = connect().await.unwrap();
+    half.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let cut = closed_within(&mut half, Duration::from_secs(10)).await;
+    assert!(
+        cut.is_some_and(|t| t >= Duration::from_millis(1500)),
+        "half a header: {cut:?}"
+    );
+
+    let mut trickle = connect().await.unwrap();
+    let start = Instant::now();
+    for b in b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaa" {
+        if trickle.write_all(&[*b]).await.is_err() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let waited = start.elapsed();
+    assert!(
+        waited < Duration::from_secs(5),
+        "a trickle is cut too ({waited:?})"
+    );
+
+    let request = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+    let mut idle = connect().await.unwrap();
+    idle.write_all(request).await.unwrap();
+    let mut used = connect().await.unwrap();
+    used.write_all(request).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    used.write_all(request)
+        .await
+        .expect("still open within the idle timeout");
+    let cut = closed_within(&mut idle, Duration::from_secs(10)).await;
+    assert!(
+        cut.is_some_and(|t| t >= Duration::from_millis(1000)),
+        "idle: {cut:?}"
+    );
+}
+
+/// The line `name` of /proc/PID/limits: (soft, hard).
+fn open_file_limits(pid: u32) -> (String, String) {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = (text.lines().find(|l| l.starts_with("Max open files"))).unwrap();
+    let mut fields = line["Max open files".len()..].split_whitespace();
+    (fields.next().unwrap().into(), fields.next().unwrap().into())
+}
+
+/// Started with a soft limit of 1024 open files, the gateway raises it to the hard limit,
+/// and 1,100 idle connections from one address (127.0.0.2) are held to that address's cap:
+/// fresh requests from another keep succeeding.
+#[tokio::test]
+async fn idle_connections_from_one_address_leave_room_for_others() {
+    // This process holds the 1,100 sockets.
+    rlimit::increase_nofile_limit(u64::MAX).unwrap();
+    let config = "max_connections_per_address = 100\nheader_read_timeout_secs = 120\n";
+    let s = Server::start_with_open_files(Some(config), 1024);
+    let pid = s.child.id();
+    let (soft, hard) = open_file_limits(pid);
+    assert_eq!(soft, hard, "the soft limit is raised to the hard limit");
+    assert!(s.logs().contains("open-file limit raised"), "and logged");
+
+    let mut idle = Vec::new();
+    for _ in 0..1100 {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+        idle.push(socket.connect(addr_of(&s)).await.unwrap());
+    }
+    let http = client();
+    for _ in 0..20 {
+        let r = http.get(s.url("/health")).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+    }
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count();
+    assert!(fds < 400, "{fds} descriptors open: the cap closed the rest");
+    drop(idle);
+}

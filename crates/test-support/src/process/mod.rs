@@ -159,6 +159,47 @@ impl Server {
 
     /// As `start_on`, with more `shoal serve` arguments.
     pub fn start_with(dir: &Path, store: Loc, config_toml: Option<&str>, extra: &[&str]) -> Server {
+        Server::start_adjusted(dir, store, config_toml, extra, |_| {})
+    }
+
+    /// `shoal serve` on a fresh data folder, started with its open-file soft limit at `soft`
+    /// (as a login shell's 1024 would leave it).
+    pub fn start_with_open_files(config_toml: Option<&str>, soft: u64) -> Server {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let store = Loc::Dir(dir.clone());
+        let mut s = Server::start_adjusted(&dir, store, config_toml, &[], |cmd| {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: between fork and exec only async-signal-safe calls are allowed;
+            // getrlimit and setrlimit are system calls that allocate nothing.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let mut limit = libc::rlimit {
+                        rlim_cur: 0,
+                        rlim_max: 0,
+                    };
+                    if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    limit.rlim_cur = soft.min(limit.rlim_max);
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        });
+        s._tmp = Some(tmp);
+        s
+    }
+
+    fn start_adjusted(
+        dir: &Path,
+        store: Loc,
+        config_toml: Option<&str>,
+        extra: &[&str],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Server {
         std::fs::create_dir_all(dir).unwrap();
         let stderr_log = dir.join(format!("serve-{}.log", std::process::id()));
         let mut cmd = Command::new(shoal_bin());
@@ -176,6 +217,7 @@ impl Server {
             .env("SHOAL_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr_log).unwrap());
+        adjust(&mut cmd);
         let mut child = cmd.spawn().expect("spawn shoal serve");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
