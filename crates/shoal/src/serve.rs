@@ -133,6 +133,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let mut parts = Parts::resolve(&args, file).await?;
     raise_open_files(&mut parts.config);
     let browser = shoal_browser::open(args.browser.files())?;
+    let signal = shutdown_signal();
     let (listener, addr) = listen(&parts.config, store.backend()).await?;
     let mut seams = Seams {
         limiter,
@@ -159,7 +160,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // once it has stopped.
     let draining = peers.clone();
     let shutdown = async move {
-        shutdown_signal().await;
+        signal.await;
         if let Some(p) = draining {
             p.drain();
         }
@@ -185,7 +186,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The config file (or none), with `--listen` and the connection-limit flags put over it.
+/// The config file (or none), with `--listen` and the server limits' flags put over it.
 fn file_config(args: &ServeArgs) -> anyhow::Result<FileConfig> {
     let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,
@@ -297,27 +298,36 @@ impl Parts {
     }
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Resolves on SIGINT or SIGTERM. The handlers are installed when this is called, not when
+/// the future is first polled, so that a signal sent as soon as the server says it listens
+/// is not the default one that kills the process.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (int, term) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
+    async move {
+        #[cfg(unix)]
+        {
+            let recv = |s: std::io::Result<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Ok(mut s) => drop(s.recv().await),
+                    Err(_) => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = recv(int) => {}
+                () = recv(term) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutdown signal received; finishing in-flight requests");
     }
-    tracing::info!("shutdown signal received; finishing in-flight requests");
 }
 
 /// `--demo`: a demo account and key, and an in-process llama worker on the test model serving
