@@ -74,7 +74,12 @@ async fn time_checks(limiter: &dyn RateLimiter, n: usize, key0: i64, out: &mut V
 
 async fn bench_check(args: &Args, prefix: &str) -> anyhow::Result<(f64, f64)> {
     let local = LocalGcra::default();
-    let redis = RedisGcra::connect(&args.redis, prefix).await?;
+    let redis = RedisGcra::connect(
+        &args.redis,
+        prefix,
+        shoal_cluster::ratelimit::DEFAULT_TIMEOUT,
+    )
+    .await?;
     let (mut l, mut r) = (Vec::new(), Vec::new());
     time_checks(&redis, args.per_round, 0, &mut Vec::new()).await; // warm-up: loads the script
     for _ in 0..args.rounds {
