@@ -397,7 +397,8 @@ async fn take_hold(state: &AppState, ctx: &JobContext) -> Result<(), ApiError> {
 }
 
 /// Answers a request that got no first event and ends its hold; a job still running is
-/// stopped after the client has heard (the worker gets its cancel grace meanwhile).
+/// stopped after the client has heard (the worker gets its cancel grace meanwhile), and its
+/// hold ended after that.
 async fn give_up(
     state: &AppState,
     ctx: &JobContext,
@@ -405,10 +406,15 @@ async fn give_up(
     ready: oneshot::Sender<Result<Answer, ApiError>>,
 ) {
     let NotStarted { error, running } = not_started;
+    let Some(mut job) = running else {
+        // Nothing runs: the hold ends before the client hears, so a balance read right after
+        // the error already shows the credits free again.
+        void(state, &ctx.request_id).await;
+        let _ = ready.send(Err(error));
+        return;
+    };
     let _ = ready.send(Err(error));
-    if let Some(mut job) = running {
-        stop(state, &mut job).await;
-    }
+    stop(state, &mut job).await;
     void(state, &ctx.request_id).await;
 }
 
