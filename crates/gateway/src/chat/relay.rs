@@ -249,7 +249,7 @@ fn worker_refused(code: &ErrorCode) -> ApiError {
 async fn drive(
     state: AppState,
     ctx: JobContext,
-    mut shape: Box<dyn Shape>,
+    shape: Box<dyn Shape>,
     cancel: CancellationToken,
     ready: oneshot::Sender<Result<Answer, ApiError>>,
 ) {
@@ -271,47 +271,84 @@ async fn drive(
         Ok(started) => started,
         Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
     };
-    let (mut job, outcome, served) = if ctx.stream {
-        let Started {
-            mut job,
-            first,
-            dispatched,
-            served,
-        } = started;
-        let (tx, rx) = mpsc::channel::<Bytes>(64);
-        let answer = Answer {
-            ready: Ready::Stream(rx),
-            worker_time: dispatched.elapsed(),
-        };
-        if ready.send(Ok(answer)).is_err() {
-            until.cancel.cancel();
-        }
-        let relay = Relay {
-            state: &state,
-            ctx: &ctx,
-            tx,
-            until: &until,
-        };
-        let watch = check.as_ref().map(Watch::new);
-        let outcome = relay.stream(&mut job, first, watch, shape.as_mut()).await;
-        (job, outcome, served)
+    if ctx.stream {
+        stream_answer(&state, &ctx, (shape, check), &until, started, ready).await;
     } else {
         let judged = (check.as_ref(), &mut tried);
-        let collected = match collect_whole(&state, &ctx, &until, started, judged).await {
-            Ok(collected) => collected,
-            Err(not_started) => return give_up(&state, &ctx, not_started, ready).await,
-        };
-        let Collected {
-            job,
-            outcome,
-            acc,
-            dispatched,
-            served,
-        } = collected;
-        let _ = ready.send(whole_answer(dispatched, &outcome, acc, shape.as_mut()));
-        (job, outcome, served)
+        whole_answer_of(&state, &ctx, shape, &until, started, judged, ready).await;
+    }
+}
+
+/// Streams a started job to the client, then ends its hold.
+async fn stream_answer(
+    state: &AppState,
+    ctx: &JobContext,
+    (mut shape, check): (Box<dyn Shape>, Option<Check>),
+    until: &Until,
+    started: Started,
+    ready: oneshot::Sender<Result<Answer, ApiError>>,
+) {
+    let Started {
+        mut job,
+        first,
+        dispatched,
+        served,
+    } = started;
+    let (tx, rx) = mpsc::channel::<Bytes>(64);
+    let answer = Answer {
+        ready: Ready::Stream(rx),
+        worker_time: dispatched.elapsed(),
     };
-    finish(&state, &ctx, (&mut job, served), outcome).await;
+    if ready.send(Ok(answer)).is_err() {
+        until.cancel.cancel();
+    }
+    let relay = Relay {
+        state,
+        ctx,
+        tx,
+        until,
+    };
+    let watch = check.as_ref().map(Watch::new);
+    let outcome = relay.stream(&mut job, first, watch, shape.as_mut()).await;
+    // The client's stream ends here, not after the hold: ending the job may wait for the
+    // worker's cancel grace.
+    drop(relay);
+    finish(state, ctx, (&mut job, served), outcome).await;
+}
+
+/// Collects a started job whole and answers. A finished job's hold is ended before the answer
+/// goes out, so a balance or key read right after it already shows its charge (one ledger
+/// write of latency).
+async fn whole_answer_of(
+    state: &AppState,
+    ctx: &JobContext,
+    mut shape: Box<dyn Shape>,
+    until: &Until,
+    started: Started,
+    judged: (Option<&Check>, &mut Vec<WorkerId>),
+    ready: oneshot::Sender<Result<Answer, ApiError>>,
+) {
+    let collected = match collect_whole(state, ctx, until, started, judged).await {
+        Ok(collected) => collected,
+        Err(not_started) => return give_up(state, ctx, not_started, ready).await,
+    };
+    let Collected {
+        mut job,
+        outcome,
+        acc,
+        dispatched,
+        served,
+    } = collected;
+    let answer = whole_answer(dispatched, &outcome, acc, shape.as_mut());
+    // A job that did not finish is stopped first, which may wait for the worker's cancel
+    // grace: its client hears at once and the hold ends after.
+    let done = matches!(outcome, Outcome::Done { .. });
+    if !done {
+        let _ = ready.send(answer);
+        return finish(state, ctx, (&mut job, served), outcome).await;
+    }
+    finish(state, ctx, (&mut job, served), outcome).await;
+    let _ = ready.send(answer);
 }
 
 /// A job collected whole, with its outcome.
