@@ -125,6 +125,25 @@ enum AccountCommand {
         #[arg(long)]
         email: String,
     },
+    /// Disable an account: its keys and sessions stop working (keys within the gateway's
+    /// auth cache time) and it cannot log in. Its balance and records stay.
+    Disable(Which),
+    /// Enable a disabled account again.
+    Enable(Which),
+    /// Delete an account: its email, password, sessions, key names and request records go,
+    /// its keys are revoked; its balance and journal stay, anonymous (`ledger verify` holds).
+    Delete(Which),
+}
+
+/// An account, by id or by email.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct Which {
+    /// The account's id.
+    id: Option<AccountId>,
+    /// The account's email (normalised as sign-in normalises it).
+    #[arg(long)]
+    email: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -263,6 +282,21 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         AdminCommand::Account(AccountCommand::SetPassword { email }) => {
             set_password(store, &email).await?;
         }
+        AdminCommand::Account(AccountCommand::Disable(which)) => {
+            let account = account_of(store, which).await?;
+            store.disable_account(account, now).await?;
+            eprintln!("account {account} disabled");
+        }
+        AdminCommand::Account(AccountCommand::Enable(which)) => {
+            let account = account_of(store, which).await?;
+            store.enable_account(account).await?;
+            eprintln!("account {account} enabled");
+        }
+        AdminCommand::Account(AccountCommand::Delete(which)) => {
+            let account = account_of(store, which).await?;
+            store.delete_account(account, now).await?;
+            eprintln!("account {account} deleted; its ledger rows are kept, anonymous");
+        }
         AdminCommand::Credits(CreditsCommand::Grant { account, credits }) => {
             println!("{}", store.grant_credits(account, credits, now).await?);
         }
@@ -293,6 +327,17 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         AdminCommand::ImageBlocks(cmd) => image_blocks(store, cmd).await?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The account an operator named, by id or by email.
+async fn account_of(store: &Store, which: Which) -> anyhow::Result<AccountId> {
+    match (which.id, which.email) {
+        (Some(id), _) => Ok(id),
+        (None, Some(email)) => Ok((store.login_of(&email).await?)
+            .ok_or_else(|| anyhow::anyhow!("no account with email {email}"))?
+            .account_id),
+        (None, None) => anyhow::bail!("name the account: its id, or --email"),
+    }
 }
 
 /// `image-blocks list` prints one line per key with blocked image prompts; `clear` lifts

@@ -348,8 +348,8 @@ mod verify;
 pub use ledger::MAX_CREDITS;
 pub use options::{StoreOptions, CLIENT_GRACE};
 pub use store::{
-    normalize_email, BlockRecorded, BlockRule, Generation, ImageBlocks, KeyFilter, KeyUsage, Login,
-    NewKey, Store, UsageRow, CLOSE_GRACE, GENERATION_RETENTION,
+    normalize_email, AccountState, BlockRecorded, BlockRule, Generation, ImageBlocks, KeyFilter,
+    KeyUsage, Login, NewKey, Store, UsageRow, CLOSE_GRACE, GENERATION_RETENTION,
 };
 
 #[allow(dead_code)]

@@ -3,6 +3,7 @@
 //! `shoal_test_support::process` and drives them over HTTP, the worker socket and the admin
 //! command line.
 
+mod accounts;
 mod api;
 mod browser;
 mod churn;

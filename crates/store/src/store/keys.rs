@@ -261,7 +261,8 @@ impl Store {
     }
 
     /// Who a presented API key belongs to, and what kind it is. `None` when it is malformed
-    /// (decided without touching the database), unknown or revoked.
+    /// (decided without touching the database), unknown or revoked, or its account is
+    /// disabled.
     pub async fn authenticate_api_key(&self, presented: &str) -> Result<Option<ApiKeyPrincipal>> {
         if !credentials::is_well_formed_api_key(presented) {
             return Ok(None);
@@ -269,8 +270,10 @@ impl Store {
         let hash = credentials::hash_secret(presented);
         read!(self, c => {
             let row = sqlx::query(
-                    "SELECT id, account_id, rpm, kind FROM api_keys
-                      WHERE key_hash = $1 AND revoked_at IS NULL")
+                    "SELECT k.id, k.account_id, k.rpm, k.kind
+                       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+                      WHERE k.key_hash = $1 AND k.revoked_at IS NULL
+                        AND a.disabled_at IS NULL")
                 .bind(&hash[..])
                 .fetch_optional(c)
                 .await?;
