@@ -17,6 +17,9 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
 pub const DEFAULT_BODY_LIMIT: usize = 20 * 1024 * 1024;
 pub const DEFAULT_RPM: u32 = 60;
+/// Requests in flight at once per key: far above what one agent runs, low enough that one key
+/// cannot take a replica's every worker slot and connection.
+pub const DEFAULT_KEY_CONCURRENCY: u32 = 64;
 /// Free daily credits for requests from the dashboard (USD 0.05 a day).
 pub const DEFAULT_FREE_DAILY_CREDITS: i64 = 50;
 
@@ -57,6 +60,9 @@ pub struct FileConfig {
     pub hold_retention_secs: Option<u64>,
     /// How long a verified API key is trusted without asking the store again.
     pub auth_cache_ms: Option<u64>,
+    /// Requests one API key may have in flight at once on one replica, for keys without a
+    /// cap of their own; one more gets 429 with `Retry-After` [default: 64].
+    pub key_concurrency: Option<u32>,
     /// Credits sold per USD (display and purchase only; pricing uses 1 credit = 0.001 USD).
     pub credits_per_usd_sold: Option<i64>,
     /// Free credits per account per UTC day for requests from the dashboard (playground,
@@ -151,6 +157,7 @@ pub struct GatewayConfig {
     pub reaper_interval: Duration,
     pub hold_retention: Duration,
     pub auth_cache: Duration,
+    pub key_concurrency: u32,
     pub credits_per_usd_sold: i64,
     pub free_daily_credits: i64,
     pub queue_timeout: Duration,
@@ -188,6 +195,8 @@ impl GatewayConfig {
             None => AllowedOrigins::Any,
         };
         let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
+        let key_concurrency = file.key_concurrency.unwrap_or(DEFAULT_KEY_CONCURRENCY);
+        anyhow::ensure!(key_concurrency > 0, "key_concurrency must be at least 1");
         let trusted_proxies =
             TrustedProxies::parse(file.trusted_proxies.as_deref().unwrap_or(&[]))?;
         Ok(GatewayConfig {
@@ -199,6 +208,7 @@ impl GatewayConfig {
             reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
             hold_retention: lifetimes.hold_retention,
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
+            key_concurrency,
             credits_per_usd_sold,
             free_daily_credits,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),

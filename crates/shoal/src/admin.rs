@@ -177,6 +177,9 @@ enum KeyCommand {
         /// A management key: it manages the account's keys (/api/v1/keys) and runs no requests.
         #[arg(long, conflicts_with = "limit_credits")]
         management: bool,
+        /// Requests in flight at once [default: the gateway's key_concurrency].
+        #[arg(long, value_name = "N")]
+        concurrency: Option<u32>,
     },
     /// Change a key's spending limit (it takes effect at the key's next request).
     Update {
@@ -191,9 +194,15 @@ enum KeyCommand {
         /// The limit's window [default: the key's current one, else never].
         #[arg(long, value_enum, conflicts_with = "no_limit")]
         limit_reset: Option<Reset>,
+        /// Requests in flight at once (seen by gateways within auth_cache_ms).
+        #[arg(long, value_name = "N", conflicts_with = "default_concurrency")]
+        concurrency: Option<u32>,
+        /// Back to the gateway's key_concurrency.
+        #[arg(long)]
+        default_concurrency: bool,
     },
     /// List an account's keys: one line each, tab-separated id, prefix, name, rpm, state,
-    /// kind, limit (`-`, or credits/window).
+    /// kind, limit (`-`, or credits/window), concurrency.
     List {
         #[arg(long)]
         account: AccountId,
@@ -390,6 +399,7 @@ async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
             limit_credits,
             limit_reset,
             management,
+            concurrency,
         } => {
             let new = NewKey {
                 name: name.as_deref(),
@@ -405,6 +415,11 @@ async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
                 }),
             };
             let key = store.create_key(account, &new, now).await?;
+            if concurrency.is_some() {
+                store
+                    .set_key_concurrency(account, key.id, concurrency)
+                    .await?;
+            }
             eprintln!(
                 "key id {} ({}…): store it now, it is not shown again",
                 key.id, key.prefix
@@ -416,7 +431,28 @@ async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
             limit_credits,
             no_limit,
             limit_reset,
-        } => update_key(store, key_id, (limit_credits, no_limit, limit_reset), now).await?,
+            concurrency,
+            default_concurrency,
+        } => {
+            if concurrency.is_some() || default_concurrency {
+                let account = store.key_usage(key_id, now).await?.account_id;
+                store
+                    .set_key_concurrency(account, key_id, concurrency)
+                    .await?;
+                match concurrency {
+                    Some(n) => eprintln!("key {key_id}: {n} requests in flight at once"),
+                    None => eprintln!("key {key_id}: the gateway's key_concurrency"),
+                }
+            }
+            if limit_credits.is_some() || no_limit || limit_reset.is_some() {
+                update_key(store, key_id, (limit_credits, no_limit, limit_reset), now).await?;
+            } else if concurrency.is_none() && !default_concurrency {
+                anyhow::bail!(
+                    "nothing to change: give --limit-credits, --no-limit, --limit-reset, \
+                     --concurrency or --default-concurrency"
+                );
+            }
+        }
         KeyCommand::List { account } => list_keys(store, account).await?,
         KeyCommand::Revoke { key_id } => {
             store.revoke_api_key(key_id, now).await?;
@@ -452,9 +488,7 @@ async fn update_key(
             }),
             None => anyhow::bail!("key {key_id} has no limit: give --limit-credits"),
         },
-        (None, false, None) => {
-            anyhow::bail!("nothing to change: give --limit-credits, --no-limit or --limit-reset")
-        }
+        (None, false, None) => return Ok(()),
     };
     store.set_key_limit(account, key_id, limit).await?;
     match limit {
@@ -482,8 +516,11 @@ async fn list_keys(store: &Store, account: AccountId) -> anyhow::Result<()> {
             .map(|l| format!("{}/{}", l.credits, l.reset.as_str()))
             .unwrap_or_else(|| "-".into());
         let kind = k.kind.as_str();
+        let concurrency = (k.concurrency)
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "default".into());
         println!(
-            "{}\t{}\t{name}\t{rpm}\t{state}\t{kind}\t{limit}",
+            "{}\t{}\t{name}\t{rpm}\t{state}\t{kind}\t{limit}\t{concurrency}",
             k.id, k.prefix
         );
     }

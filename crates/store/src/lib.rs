@@ -163,6 +163,8 @@ pub struct ApiKeyInfo {
     pub kind: KeyKind,
     /// Its spending limit, if it has one.
     pub limit: Option<KeyLimit>,
+    /// Requests in flight at once; `None` means the gateway default.
+    pub concurrency: Option<u32>,
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
 }
@@ -210,6 +212,8 @@ pub struct ApiKeyPrincipal {
     pub account_id: AccountId,
     pub rpm: Option<u32>,
     pub kind: KeyKind,
+    /// Requests in flight at once; `None` means the gateway default.
+    pub concurrency: Option<u32>,
 }
 
 #[derive(Debug, Clone)]

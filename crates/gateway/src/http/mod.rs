@@ -11,6 +11,7 @@ mod observe;
 mod openapi;
 mod ready;
 mod server;
+mod slots;
 
 pub use auth::{authenticate, AccountTag, Caller, KeyCache, KeyCaller, KeyManager};
 pub use body::{BodyLimit, JsonBytes};
@@ -20,6 +21,7 @@ pub use error::ApiError;
 pub use observe::RequestStart;
 pub use openapi::ChatStreamEvent;
 pub use server::ServerLimits;
+pub use slots::KeySlots;
 
 use std::future::Future;
 

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use shoal_test_support::process::{account_with_key, admin, admin_lines, error_of, Server};
 
-/// Polls `GET /api/v1/balance` with `key` until it answers `want` (the other answer being
-/// the only one allowed meanwhile), within 5 s; the last response.
-async fn balance_turns(s: &Server, key: &str, want: StatusCode) -> reqwest::Response {
+/// Polls `GET /api/v1/balance` with `key` until it answers `want`, within 5 s; the last
+/// response.
+pub(crate) async fn balance_turns(s: &Server, key: &str, want: StatusCode) -> reqwest::Response {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let r = reqwest::Client::new()

@@ -340,19 +340,23 @@ async fn admin_sets_and_changes_a_keys_limit() {
     let key = admin(&s.data_dir, &create);
     let row = || admin_lines(&s.data_dir, &["key", "list", "--account", &account])[0].clone();
     let id = row().split('\t').next().unwrap().to_owned();
-    assert!(row().ends_with("\tinference\t5/weekly"), "{}", row());
+    assert!(
+        row().ends_with("\tinference\t5/weekly\tdefault"),
+        "{}",
+        row()
+    );
     admin_lines(&s.data_dir, &["key", "update", &id, "--limit-credits", "9"]);
-    assert!(row().ends_with("\t9/weekly"), "{}", row());
+    assert!(row().ends_with("\t9/weekly\tdefault"), "{}", row());
     admin_lines(
         &s.data_dir,
         &["key", "update", &id, "--limit-reset", "monthly"],
     );
-    assert!(row().ends_with("\t9/monthly"), "{}", row());
+    assert!(row().ends_with("\t9/monthly\tdefault"), "{}", row());
     let (status, me) = get(&s, "/api/v1/key", &key).await;
     assert_eq!(
         (status, &me["data"]["limit_remaining"]),
         (StatusCode::OK, &json!(9))
     );
     admin_lines(&s.data_dir, &["key", "update", &id, "--no-limit"]);
-    assert!(row().ends_with("\t-"), "{}", row());
+    assert!(row().ends_with("\t-\tdefault"), "{}", row());
 }

@@ -12,6 +12,7 @@ mod cluster_jobs;
 mod dashboard;
 mod exposed;
 mod key_limits;
+mod key_slots;
 mod keys_api;
 mod kill;
 mod structured;
