@@ -11,7 +11,7 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::chat::catalog::{Catalog, ModelSpec};
-use crate::http::{AllowedOrigins, ServerLimits, TrustedProxies};
+use crate::http::{AllowedOrigins, MetricsToken, ServerLimits, TrustedProxies};
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
@@ -60,6 +60,9 @@ pub struct FileConfig {
     pub hold_retention_secs: Option<u64>,
     /// How long a verified API key is trusted without asking the store again.
     pub auth_cache_ms: Option<u64>,
+    /// A secret that `GET /metrics` must present as `Authorization: Bearer …` (at least 16
+    /// characters); absent, `/metrics` is open to whoever reaches the port.
+    pub metrics_token: Option<String>,
     /// Requests one API key may have in flight at once on one replica, for keys without a
     /// cap of their own; one more gets 429 with `Retry-After` [default: 64].
     pub key_concurrency: Option<u32>,
@@ -158,6 +161,7 @@ pub struct GatewayConfig {
     pub hold_retention: Duration,
     pub auth_cache: Duration,
     pub key_concurrency: u32,
+    pub metrics_token: Option<MetricsToken>,
     pub credits_per_usd_sold: i64,
     pub free_daily_credits: i64,
     pub queue_timeout: Duration,
@@ -197,6 +201,11 @@ impl GatewayConfig {
         let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
         let key_concurrency = file.key_concurrency.unwrap_or(DEFAULT_KEY_CONCURRENCY);
         anyhow::ensure!(key_concurrency > 0, "key_concurrency must be at least 1");
+        let metrics_token = file
+            .metrics_token
+            .as_deref()
+            .map(MetricsToken::new)
+            .transpose()?;
         let trusted_proxies =
             TrustedProxies::parse(file.trusted_proxies.as_deref().unwrap_or(&[]))?;
         Ok(GatewayConfig {
@@ -209,6 +218,7 @@ impl GatewayConfig {
             hold_retention: lifetimes.hold_retention,
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
             key_concurrency,
+            metrics_token,
             credits_per_usd_sold,
             free_daily_credits,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),

@@ -87,6 +87,9 @@ enum SwarmCommand {
         /// The running gateway's address.
         #[arg(long, env = "SHOAL_GATEWAY", default_value = "http://127.0.0.1:8080")]
         gateway: String,
+        /// The gateway's `metrics_token`, if it has one.
+        #[arg(long, env = "SHOAL_METRICS_TOKEN", hide_env_values = true)]
+        metrics_token: Option<String>,
     },
 }
 
@@ -261,8 +264,12 @@ enum LedgerCommand {
 }
 
 pub async fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
-    if let AdminCommand::Swarm(SwarmCommand::Status { gateway }) = &args.command {
-        return crate::swarm::status(gateway).await;
+    if let AdminCommand::Swarm(SwarmCommand::Status {
+        gateway,
+        metrics_token,
+    }) = &args.command
+    {
+        return crate::swarm::status(gateway, metrics_token.as_deref()).await;
     }
     let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,

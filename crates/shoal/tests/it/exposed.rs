@@ -1,13 +1,13 @@
 //! What a stranger on the internet can try against a real `shoal serve`: a flood of sign-ups
 //! (bounded password hashing), slow and idle connections (the server's limits), addresses
-//! behind a proxy (`trusted_proxies`), and email addresses that differ only by case or
-//! Unicode form.
+//! behind a proxy (`trusted_proxies`), email addresses that differ only by case or Unicode
+//! form, and `/metrics` (`metrics_token`).
 
 use std::time::{Duration, Instant};
 
 use reqwest::redirect::Policy;
 use reqwest::StatusCode;
-use shoal_test_support::process::Server;
+use shoal_test_support::process::{error_of, Server};
 
 const PASSWORD: &str = "a long enough password";
 
@@ -336,4 +336,37 @@ async fn idle_connections_from_one_address_leave_room_for_others() {
         .count();
     assert!(fds < 400, "{fds} descriptors open: the cap closed the rest");
     drop(idle);
+}
+
+#[tokio::test]
+async fn metrics_answer_only_the_token_when_one_is_set() {
+    const TOKEN: &str = "metrics-0123456789abcdef";
+    let s = Server::start(Some(&format!("metrics_token = \"{TOKEN}\"\n")));
+    let c = client();
+    let get = |token: Option<&str>| {
+        let r = c.get(s.url("/metrics"));
+        match token {
+            Some(t) => r.bearer_auth(t),
+            None => r,
+        }
+        .send()
+    };
+    for token in [None, Some("metrics-0123456789abcdeX"), Some("")] {
+        let r = get(token).await.unwrap();
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "{token:?}");
+        let (code, _, kind) = error_of(r).await;
+        assert_eq!(
+            (code.as_str(), kind.as_str()),
+            ("invalid_api_key", "authentication_error")
+        );
+    }
+    let r = get(Some(TOKEN)).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.text().await.unwrap().contains("shoal_"), "the metrics");
+    // The probes stay open to load balancers.
+    let health = c.get(s.url("/health")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    let open = Server::start(None);
+    let r = c.get(open.url("/metrics")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK, "no token set: open as before");
 }
