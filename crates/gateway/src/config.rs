@@ -11,6 +11,7 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::chat::catalog::{Catalog, ModelSpec};
+use crate::chat::images::ImageLimits;
 use crate::http::{AllowedOrigins, MetricsToken, ServerLimits, TrustedProxies};
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -63,6 +64,12 @@ pub struct FileConfig {
     /// A secret that `GET /metrics` must present as `Authorization: Bearer …` (at least 16
     /// characters); absent, `/metrics` is open to whoever reaches the port.
     pub metrics_token: Option<String>,
+    /// Image parts of chat requests: the most pixels along either side [default: 8192], in
+    /// all [default: 16777216, 4096 × 4096] and bytes per image, decoded [default: 10 MiB];
+    /// read from the image's header at the gateway, beyond them 400.
+    pub chat_image_max_side: Option<u64>,
+    pub chat_image_max_pixels: Option<u64>,
+    pub chat_image_max_bytes: Option<u64>,
     /// Requests one API key may have in flight at once on one replica, for keys without a
     /// cap of their own; one more gets 429 with `Retry-After` [default: 64].
     pub key_concurrency: Option<u32>,
@@ -162,6 +169,7 @@ pub struct GatewayConfig {
     pub auth_cache: Duration,
     pub key_concurrency: u32,
     pub metrics_token: Option<MetricsToken>,
+    pub chat_images: ImageLimits,
     pub credits_per_usd_sold: i64,
     pub free_daily_credits: i64,
     pub queue_timeout: Duration,
@@ -219,6 +227,7 @@ impl GatewayConfig {
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
             key_concurrency,
             metrics_token,
+            chat_images: chat_image_limits(&file)?,
             credits_per_usd_sold,
             free_daily_credits,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
@@ -318,6 +327,21 @@ fn server_limits(file: &FileConfig) -> anyhow::Result<ServerLimits> {
     anyhow::ensure!(
         limits.max_connections >= 1 && limits.max_connections_per_address >= 1,
         "max_connections and max_connections_per_address must be at least 1"
+    );
+    Ok(limits)
+}
+
+/// `chat_image_max_*`: each at least 1.
+fn chat_image_limits(file: &FileConfig) -> anyhow::Result<ImageLimits> {
+    let d = ImageLimits::default();
+    let limits = ImageLimits {
+        max_side: file.chat_image_max_side.unwrap_or(d.max_side),
+        max_pixels: file.chat_image_max_pixels.unwrap_or(d.max_pixels),
+        max_bytes: file.chat_image_max_bytes.unwrap_or(d.max_bytes),
+    };
+    anyhow::ensure!(
+        limits.max_side >= 1 && limits.max_pixels >= 1 && limits.max_bytes >= 1,
+        "chat_image_max_side, chat_image_max_pixels and chat_image_max_bytes must be at least 1"
     );
     Ok(limits)
 }
