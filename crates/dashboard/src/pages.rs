@@ -210,9 +210,9 @@ pub async fn login(
         Ok(l) => l,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    let (account, hash) = match login {
-        Some(l) => (Some(l.account_id), l.password_hash),
-        None => (None, None),
+    let (account, hash, disabled) = match login {
+        Some(l) => (Some(l.account_id), l.password_hash, l.disabled),
+        None => (None, None, false),
     };
     let hash = match hash {
         Some(h) => h,
@@ -227,6 +227,11 @@ pub async fn login(
         return render(StatusCode::UNAUTHORIZED, "login.html", ctx);
     };
     throttle.succeeded(&email, &address);
+    if disabled {
+        // Said only to whoever knows the password.
+        let ctx = json!({ "tab": "login", "error": "This account is disabled.", "typed_email": form.email });
+        return render(StatusCode::FORBIDDEN, "login.html", ctx);
+    }
     if let Some(old) = session::token(&headers) {
         let _ = state.store.end_session(old).await;
     }

@@ -11,12 +11,16 @@ use serde::Deserialize;
 use shoal_store::money::RateCard;
 
 use crate::chat::catalog::{Catalog, ModelSpec};
-use crate::http::{AllowedOrigins, ServerLimits, TrustedProxies};
+use crate::chat::images::ImageLimits;
+use crate::http::{AllowedOrigins, MetricsToken, ServerLimits, TrustedProxies};
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = "./shoal-data";
 pub const DEFAULT_BODY_LIMIT: usize = 20 * 1024 * 1024;
 pub const DEFAULT_RPM: u32 = 60;
+/// Requests in flight at once per key: far above what one agent runs, low enough that one key
+/// cannot take a replica's every worker slot and connection.
+pub const DEFAULT_KEY_CONCURRENCY: u32 = 64;
 /// Free daily credits for requests from the dashboard (USD 0.05 a day).
 pub const DEFAULT_FREE_DAILY_CREDITS: i64 = 50;
 
@@ -57,6 +61,18 @@ pub struct FileConfig {
     pub hold_retention_secs: Option<u64>,
     /// How long a verified API key is trusted without asking the store again.
     pub auth_cache_ms: Option<u64>,
+    /// A secret that `GET /metrics` must present as `Authorization: Bearer …` (at least 16
+    /// characters); absent, `/metrics` is open to whoever reaches the port.
+    pub metrics_token: Option<String>,
+    /// Image parts of chat requests: the most pixels along either side [default: 8192], in
+    /// all [default: 16777216, 4096 × 4096] and bytes per image, decoded [default: 10 MiB];
+    /// read from the image's header at the gateway, beyond them 400.
+    pub chat_image_max_side: Option<u64>,
+    pub chat_image_max_pixels: Option<u64>,
+    pub chat_image_max_bytes: Option<u64>,
+    /// Requests one API key may have in flight at once on one replica, for keys without a
+    /// cap of their own; one more gets 429 with `Retry-After` [default: 64].
+    pub key_concurrency: Option<u32>,
     /// Credits sold per USD (display and purchase only; pricing uses 1 credit = 0.001 USD).
     pub credits_per_usd_sold: Option<i64>,
     /// Free credits per account per UTC day for requests from the dashboard (playground,
@@ -151,6 +167,9 @@ pub struct GatewayConfig {
     pub reaper_interval: Duration,
     pub hold_retention: Duration,
     pub auth_cache: Duration,
+    pub key_concurrency: u32,
+    pub metrics_token: Option<MetricsToken>,
+    pub chat_images: ImageLimits,
     pub credits_per_usd_sold: i64,
     pub free_daily_credits: i64,
     pub queue_timeout: Duration,
@@ -188,6 +207,13 @@ impl GatewayConfig {
             None => AllowedOrigins::Any,
         };
         let (credits_per_usd_sold, free_daily_credits) = credit_settings(&file)?;
+        let key_concurrency = file.key_concurrency.unwrap_or(DEFAULT_KEY_CONCURRENCY);
+        anyhow::ensure!(key_concurrency > 0, "key_concurrency must be at least 1");
+        let metrics_token = file
+            .metrics_token
+            .as_deref()
+            .map(MetricsToken::new)
+            .transpose()?;
         let trusted_proxies =
             TrustedProxies::parse(file.trusted_proxies.as_deref().unwrap_or(&[]))?;
         Ok(GatewayConfig {
@@ -199,6 +225,9 @@ impl GatewayConfig {
             reaper_interval: Duration::from_secs(file.reaper_interval_secs.unwrap_or(10).max(1)),
             hold_retention: lifetimes.hold_retention,
             auth_cache: Duration::from_millis(file.auth_cache_ms.unwrap_or(1000)),
+            key_concurrency,
+            metrics_token,
+            chat_images: chat_image_limits(&file)?,
             credits_per_usd_sold,
             free_daily_credits,
             queue_timeout: Duration::from_secs(file.queue_timeout_secs.unwrap_or(30)),
@@ -298,6 +327,21 @@ fn server_limits(file: &FileConfig) -> anyhow::Result<ServerLimits> {
     anyhow::ensure!(
         limits.max_connections >= 1 && limits.max_connections_per_address >= 1,
         "max_connections and max_connections_per_address must be at least 1"
+    );
+    Ok(limits)
+}
+
+/// `chat_image_max_*`: each at least 1.
+fn chat_image_limits(file: &FileConfig) -> anyhow::Result<ImageLimits> {
+    let d = ImageLimits::default();
+    let limits = ImageLimits {
+        max_side: file.chat_image_max_side.unwrap_or(d.max_side),
+        max_pixels: file.chat_image_max_pixels.unwrap_or(d.max_pixels),
+        max_bytes: file.chat_image_max_bytes.unwrap_or(d.max_bytes),
+    };
+    anyhow::ensure!(
+        limits.max_side >= 1 && limits.max_pixels >= 1 && limits.max_bytes >= 1,
+        "chat_image_max_side, chat_image_max_pixels and chat_image_max_bytes must be at least 1"
     );
     Ok(limits)
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use shoal_store::Store;
 
 use crate::config::GatewayConfig;
-use crate::http::KeyCache;
+use crate::http::{KeyCache, KeySlots};
 use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 use crate::seams::Seams;
@@ -25,6 +25,8 @@ pub struct Inner {
     pub limiter: Arc<dyn RateLimiter>,
     pub pool: Pool,
     pub key_cache: KeyCache,
+    /// Requests each API key has in flight on this replica (`key_concurrency`).
+    pub key_slots: Arc<KeySlots>,
     pub metrics: Metrics,
     /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
     pub deposits: Arc<dyn DepositSource>,
@@ -72,6 +74,7 @@ impl AppState {
             store,
             limiter,
             key_cache: KeyCache::default(),
+            key_slots: Arc::default(),
             metrics,
             deposits,
             browser: OnceLock::new(),

@@ -51,6 +51,10 @@ pub struct CreateKeyRequest {
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1_000_000))]
     #[serde(default)]
     pub rpm: Option<u32>,
+    /// Requests in flight at once, per replica; absent: the gateway's `key_concurrency`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100_000))]
+    #[serde(default)]
+    pub concurrency: Option<u32>,
 }
 
 /// `PATCH /api/v1/keys/{id}`: what to change; a field left out stays as it is.
@@ -68,6 +72,10 @@ pub struct UpdateKeyRequest {
     /// The limit's window (with `limit`, or changing the window of the key's limit).
     #[serde(default)]
     pub limit_reset: Option<LimitReset>,
+    /// Requests in flight at once, per replica; null: the gateway's `key_concurrency`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u32>, minimum = 1, maximum = 100_000))]
+    #[serde(default, deserialize_with = "present")]
+    pub concurrency: Option<Option<u32>>,
 }
 
 /// A field that was sent, null or not (`Some(None)` is an explicit null).
@@ -117,6 +125,9 @@ pub struct KeyObject {
     /// Requests this key settled today (UTC).
     pub requests_daily: i64,
     pub rate_limit: RateLimit,
+    /// Requests it may have in flight at once on one replica: its own cap, or the gateway's
+    /// `key_concurrency`; one more is refused with 429.
+    pub concurrency: u32,
     /// Unix seconds.
     pub created_at: i64,
 }
@@ -191,7 +202,7 @@ pub struct GenerationData {
 /// The most requests per minute a key made through the API may have.
 pub const MAX_RPM: u32 = 1_000_000;
 
-const FIELD_NAMES: &[&str] = &["name", "limit", "limit_reset", "rpm"];
+const FIELD_NAMES: &[&str] = &["name", "limit", "limit_reset", "rpm", "concurrency"];
 
 const VOCABULARY: Vocabulary = Vocabulary {
     fields: FIELD_NAMES,
@@ -204,6 +215,7 @@ fn expected(path: &str) -> Option<&'static str> {
         "limit" => "a whole number of credits (0 or more) or null",
         "limit_reset" => "`daily`, `weekly`, `monthly` or `never`",
         "rpm" => "a whole number of requests per minute, 1 to 1000000",
+        "concurrency" => "a whole number of requests in flight, 1 to 100000, or null",
         _ => return None,
     })
 }
@@ -224,6 +236,7 @@ pub fn parse_create_key(body: &[u8]) -> Result<CreateKeyRequest, InvalidRequest>
             format!("`rpm` must be 1 to {MAX_RPM}"),
         ));
     }
+    check_concurrency(req.concurrency)?;
     Ok(req)
 }
 
@@ -231,6 +244,7 @@ pub fn parse_create_key(body: &[u8]) -> Result<CreateKeyRequest, InvalidRequest>
 pub fn parse_update_key(body: &[u8]) -> Result<UpdateKeyRequest, InvalidRequest> {
     let req: UpdateKeyRequest = parse_body(body, &VOCABULARY)?;
     check_limit(req.limit.flatten())?;
+    check_concurrency(req.concurrency.flatten())?;
     if req.limit == Some(None) && req.limit_reset.is_some() {
         return Err(InvalidRequest::new(
             "limit_reset",
@@ -238,6 +252,19 @@ pub fn parse_update_key(body: &[u8]) -> Result<UpdateKeyRequest, InvalidRequest>
         ));
     }
     Ok(req)
+}
+
+/// The most requests in flight a key may be given.
+const MAX_CONCURRENCY: u32 = 100_000;
+
+fn check_concurrency(concurrency: Option<u32>) -> Result<(), InvalidRequest> {
+    match concurrency {
+        Some(n) if !(1..=MAX_CONCURRENCY).contains(&n) => Err(InvalidRequest::new(
+            "concurrency",
+            format!("`concurrency` must be 1 to {MAX_CONCURRENCY}"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn check_limit(limit: Option<i64>) -> Result<(), InvalidRequest> {
@@ -270,6 +297,8 @@ mod tests {
             (br#"{"limit_reset":"daily"}"#, "limit_reset"),
             (br#"{"rpm":0}"#, "rpm"),
             (br#"{"rpm":2147483648}"#, "rpm"),
+            (br#"{"concurrency":0}"#, "concurrency"),
+            (br#"{"concurrency":100001}"#, "concurrency"),
         ] {
             let e = parse_create_key(body).unwrap_err();
             assert_eq!(e.param.as_deref(), Some(param), "{e:?}");
@@ -286,5 +315,11 @@ mod tests {
         assert_eq!((r.limit, r.name), (Some(Some(5)), Some(None)));
         let e = parse_update_key(br#"{"limit":null,"limit_reset":"weekly"}"#).unwrap_err();
         assert_eq!(e.param.as_deref(), Some("limit_reset"));
+        let r = parse_update_key(br#"{"concurrency":null}"#).unwrap();
+        assert_eq!(r.concurrency, Some(None));
+        let r = parse_update_key(br#"{"concurrency":4}"#).unwrap();
+        assert_eq!(r.concurrency, Some(Some(4)));
+        let e = parse_update_key(br#"{"concurrency":0}"#).unwrap_err();
+        assert_eq!(e.param.as_deref(), Some("concurrency"));
     }
 }

@@ -87,6 +87,9 @@ enum SwarmCommand {
         /// The running gateway's address.
         #[arg(long, env = "SHOAL_GATEWAY", default_value = "http://127.0.0.1:8080")]
         gateway: String,
+        /// The gateway's `metrics_token`, if it has one.
+        #[arg(long, env = "SHOAL_METRICS_TOKEN", hide_env_values = true)]
+        metrics_token: Option<String>,
     },
 }
 
@@ -125,6 +128,25 @@ enum AccountCommand {
         #[arg(long)]
         email: String,
     },
+    /// Disable an account: its keys and sessions stop working (keys within the gateway's
+    /// auth cache time) and it cannot log in. Its balance and records stay.
+    Disable(Which),
+    /// Enable a disabled account again.
+    Enable(Which),
+    /// Delete an account: its email, password, sessions, key names and request records go,
+    /// its keys are revoked; its balance and journal stay, anonymous (`ledger verify` holds).
+    Delete(Which),
+}
+
+/// An account, by id or by email.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct Which {
+    /// The account's id.
+    id: Option<AccountId>,
+    /// The account's email (normalised as sign-in normalises it).
+    #[arg(long)]
+    email: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -158,6 +180,9 @@ enum KeyCommand {
         /// A management key: it manages the account's keys (/api/v1/keys) and runs no requests.
         #[arg(long, conflicts_with = "limit_credits")]
         management: bool,
+        /// Requests in flight at once [default: the gateway's key_concurrency].
+        #[arg(long, value_name = "N")]
+        concurrency: Option<u32>,
     },
     /// Change a key's spending limit (it takes effect at the key's next request).
     Update {
@@ -172,9 +197,15 @@ enum KeyCommand {
         /// The limit's window [default: the key's current one, else never].
         #[arg(long, value_enum, conflicts_with = "no_limit")]
         limit_reset: Option<Reset>,
+        /// Requests in flight at once (seen by gateways within auth_cache_ms).
+        #[arg(long, value_name = "N", conflicts_with = "default_concurrency")]
+        concurrency: Option<u32>,
+        /// Back to the gateway's key_concurrency.
+        #[arg(long)]
+        default_concurrency: bool,
     },
     /// List an account's keys: one line each, tab-separated id, prefix, name, rpm, state,
-    /// kind, limit (`-`, or credits/window).
+    /// kind, limit (`-`, or credits/window), concurrency.
     List {
         #[arg(long)]
         account: AccountId,
@@ -233,8 +264,12 @@ enum LedgerCommand {
 }
 
 pub async fn run(args: AdminArgs) -> anyhow::Result<ExitCode> {
-    if let AdminCommand::Swarm(SwarmCommand::Status { gateway }) = &args.command {
-        return crate::swarm::status(gateway).await;
+    if let AdminCommand::Swarm(SwarmCommand::Status {
+        gateway,
+        metrics_token,
+    }) = &args.command
+    {
+        return crate::swarm::status(gateway, metrics_token.as_deref()).await;
     }
     let mut file = match &args.config {
         Some(path) => FileConfig::load(path)?,
@@ -262,6 +297,21 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         }
         AdminCommand::Account(AccountCommand::SetPassword { email }) => {
             set_password(store, &email).await?;
+        }
+        AdminCommand::Account(AccountCommand::Disable(which)) => {
+            let account = account_of(store, which).await?;
+            store.disable_account(account, now).await?;
+            eprintln!("account {account} disabled");
+        }
+        AdminCommand::Account(AccountCommand::Enable(which)) => {
+            let account = account_of(store, which).await?;
+            store.enable_account(account).await?;
+            eprintln!("account {account} enabled");
+        }
+        AdminCommand::Account(AccountCommand::Delete(which)) => {
+            let account = account_of(store, which).await?;
+            store.delete_account(account, now).await?;
+            eprintln!("account {account} deleted; its ledger rows are kept, anonymous");
         }
         AdminCommand::Credits(CreditsCommand::Grant { account, credits }) => {
             println!("{}", store.grant_credits(account, credits, now).await?);
@@ -293,6 +343,17 @@ async fn execute(store: &Store, command: AdminCommand) -> anyhow::Result<ExitCod
         AdminCommand::ImageBlocks(cmd) => image_blocks(store, cmd).await?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The account an operator named, by id or by email.
+async fn account_of(store: &Store, which: Which) -> anyhow::Result<AccountId> {
+    match (which.id, which.email) {
+        (Some(id), _) => Ok(id),
+        (None, Some(email)) => Ok((store.login_of(&email).await?)
+            .ok_or_else(|| anyhow::anyhow!("no account with email {email}"))?
+            .account_id),
+        (None, None) => anyhow::bail!("name the account: its id, or --email"),
+    }
 }
 
 /// `image-blocks list` prints one line per key with blocked image prompts; `clear` lifts
@@ -345,6 +406,7 @@ async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
             limit_credits,
             limit_reset,
             management,
+            concurrency,
         } => {
             let new = NewKey {
                 name: name.as_deref(),
@@ -360,6 +422,11 @@ async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
                 }),
             };
             let key = store.create_key(account, &new, now).await?;
+            if concurrency.is_some() {
+                store
+                    .set_key_concurrency(account, key.id, concurrency)
+                    .await?;
+            }
             eprintln!(
                 "key id {} ({}…): store it now, it is not shown again",
                 key.id, key.prefix
@@ -371,7 +438,28 @@ async fn key(store: &Store, cmd: KeyCommand, now: i64) -> anyhow::Result<()> {
             limit_credits,
             no_limit,
             limit_reset,
-        } => update_key(store, key_id, (limit_credits, no_limit, limit_reset), now).await?,
+            concurrency,
+            default_concurrency,
+        } => {
+            if concurrency.is_some() || default_concurrency {
+                let account = store.key_usage(key_id, now).await?.account_id;
+                store
+                    .set_key_concurrency(account, key_id, concurrency)
+                    .await?;
+                match concurrency {
+                    Some(n) => eprintln!("key {key_id}: {n} requests in flight at once"),
+                    None => eprintln!("key {key_id}: the gateway's key_concurrency"),
+                }
+            }
+            if limit_credits.is_some() || no_limit || limit_reset.is_some() {
+                update_key(store, key_id, (limit_credits, no_limit, limit_reset), now).await?;
+            } else if concurrency.is_none() && !default_concurrency {
+                anyhow::bail!(
+                    "nothing to change: give --limit-credits, --no-limit, --limit-reset, \
+                     --concurrency or --default-concurrency"
+                );
+            }
+        }
         KeyCommand::List { account } => list_keys(store, account).await?,
         KeyCommand::Revoke { key_id } => {
             store.revoke_api_key(key_id, now).await?;
@@ -407,9 +495,7 @@ async fn update_key(
             }),
             None => anyhow::bail!("key {key_id} has no limit: give --limit-credits"),
         },
-        (None, false, None) => {
-            anyhow::bail!("nothing to change: give --limit-credits, --no-limit or --limit-reset")
-        }
+        (None, false, None) => return Ok(()),
     };
     store.set_key_limit(account, key_id, limit).await?;
     match limit {
@@ -437,8 +523,11 @@ async fn list_keys(store: &Store, account: AccountId) -> anyhow::Result<()> {
             .map(|l| format!("{}/{}", l.credits, l.reset.as_str()))
             .unwrap_or_else(|| "-".into());
         let kind = k.kind.as_str();
+        let concurrency = (k.concurrency)
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "default".into());
         println!(
-            "{}\t{}\t{name}\t{rpm}\t{state}\t{kind}\t{limit}",
+            "{}\t{}\t{name}\t{rpm}\t{state}\t{kind}\t{limit}\t{concurrency}",
             k.id, k.prefix
         );
     }

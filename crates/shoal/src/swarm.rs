@@ -85,9 +85,14 @@ fn sample(line: &str) -> Option<Sample<'_>> {
 
 /// `shoal admin swarm status`: the ring as the gateway's `/metrics` shows it, one model per
 /// block: its coverage or gaps, then its span nodes in layer order with their sessions.
-pub async fn status(gateway: &str) -> anyhow::Result<ExitCode> {
+pub async fn status(gateway: &str, metrics_token: Option<&str>) -> anyhow::Result<ExitCode> {
     let url = format!("{}/metrics", gateway.trim_end_matches('/'));
-    let text = reqwest::get(&url)
+    let mut request = reqwest::Client::new().get(&url);
+    if let Some(token) = metrics_token {
+        request = request.bearer_auth(token);
+    }
+    let text = request
+        .send()
         .await
         .and_then(|r| r.error_for_status())
         .with_context(|| format!("reading {url}"))?

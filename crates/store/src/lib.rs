@@ -163,6 +163,8 @@ pub struct ApiKeyInfo {
     pub kind: KeyKind,
     /// Its spending limit, if it has one.
     pub limit: Option<KeyLimit>,
+    /// Requests in flight at once; `None` means the gateway default.
+    pub concurrency: Option<u32>,
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
 }
@@ -210,6 +212,8 @@ pub struct ApiKeyPrincipal {
     pub account_id: AccountId,
     pub rpm: Option<u32>,
     pub kind: KeyKind,
+    /// Requests in flight at once; `None` means the gateway default.
+    pub concurrency: Option<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -348,8 +352,8 @@ mod verify;
 pub use ledger::MAX_CREDITS;
 pub use options::{StoreOptions, CLIENT_GRACE};
 pub use store::{
-    normalize_email, BlockRecorded, BlockRule, Generation, ImageBlocks, KeyFilter, KeyUsage, Login,
-    NewKey, Store, UsageRow, CLOSE_GRACE, GENERATION_RETENTION,
+    normalize_email, AccountState, BlockRecorded, BlockRule, Generation, ImageBlocks, KeyFilter,
+    KeyUsage, Login, NewKey, Store, UsageRow, CLOSE_GRACE, GENERATION_RETENTION,
 };
 
 #[allow(dead_code)]

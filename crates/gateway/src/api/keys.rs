@@ -113,6 +113,12 @@ pub async fn create_key(
         .create_key(manager.account_id, &new, now_ms())
         .await)
         .map_err(refused)?;
+    if req.concurrency.is_some() {
+        let set = state
+            .store
+            .set_key_concurrency(manager.account_id, created.id, req.concurrency);
+        set.await.map_err(refused)?;
+    }
     let data = key_object(&state, manager.account_id, created.id).await?;
     let key = created.key;
     Ok((StatusCode::CREATED, Json(CreatedKey { data, key })))
@@ -181,6 +187,10 @@ pub async fn update_key(
     }
     if let Some(name) = &req.name {
         (state.store.set_key_name(account, id, name.as_deref()).await).map_err(refused)?;
+    }
+    if let Some(concurrency) = req.concurrency {
+        let set = state.store.set_key_concurrency(account, id, concurrency);
+        set.await.map_err(refused)?;
     }
     let data = key_object(&state, account, id).await?;
     Ok(Json(KeyData { data }))
@@ -335,6 +345,7 @@ fn object_of(state: &AppState, info: &ApiKeyInfo, usage: &KeyUsage) -> KeyObject
             requests: info.rpm.unwrap_or(state.config.default_rpm),
             interval: "1m".into(),
         },
+        concurrency: info.concurrency.unwrap_or(state.config.key_concurrency),
         created_at: seconds(info.created_at),
     }
 }

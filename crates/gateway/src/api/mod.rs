@@ -244,6 +244,7 @@ fn admit(
             Some("messages".into()),
         ));
     }
+    crate::chat::images::check(&req, &state.config.chat_images)?;
     if req.tools.as_ref().is_some_and(|t| !t.is_empty()) && !model.tools {
         return Err(ApiError::invalid_request(
             "this model does not support tools",

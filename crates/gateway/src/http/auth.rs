@@ -1,7 +1,8 @@
 //! Authentication and rate limiting for `/api/v1`: one middleware, run before every handler.
 //!
 //! Bearer key (or `x-api-key`) → account (hash lookup, positive answers cached for `auth_cache`), then the
-//! key's rate limit. Every response to an authenticated caller carries the rate-limit headers.
+//! key's rate limit, then its cap on requests in flight (`slots`). Every response to an
+//! authenticated caller carries the rate-limit headers.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -14,6 +15,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use shoal_store::{credentials, AccountId, ApiKeyPrincipal, KeyId, KeyKind};
 
+use crate::http::slots::hold_until_sent;
 use crate::http::ApiError;
 use crate::ratelimit::{format_reset, retry_after_secs, Decision};
 use crate::AppState;
@@ -211,7 +213,16 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
     };
     let limit = principal.rpm.unwrap_or(state.config.default_rpm);
     let decision = state.limiter.check(principal.key_id, limit).await;
-    let mut response = if decision.allowed {
+    let cap = principal
+        .concurrency
+        .unwrap_or(state.config.key_concurrency);
+    let slot = decision
+        .allowed
+        .then(|| state.key_slots.take(principal.key_id, cap))
+        .flatten();
+    let mut response = if !decision.allowed {
+        ApiError::rate_limited(limit, retry_after_secs(decision.retry_after)).into_response()
+    } else if let Some(slot) = slot {
         req.extensions_mut().insert(KeyCaller {
             key_id: principal.key_id,
             account_id: principal.account_id,
@@ -225,9 +236,9 @@ pub async fn authenticate(State(state): State<AppState>, mut req: Request, next:
                 free_daily: free_allowance(Payer::ApiKey, state.config.free_daily_credits),
             });
         }
-        next.run(req).await
+        hold_until_sent(next.run(req).await, slot)
     } else {
-        ApiError::rate_limited(limit, retry_after_secs(decision.retry_after)).into_response()
+        ApiError::too_many_in_flight(cap).into_response()
     };
     set_rate_headers(response.headers_mut(), &decision);
     response

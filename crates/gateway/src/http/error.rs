@@ -188,6 +188,20 @@ impl ApiError {
         e
     }
 
+    /// 429: the key has `cap` requests in flight already (`key_concurrency`).
+    pub fn too_many_in_flight(cap: u32) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limit_error",
+            "concurrency_limit_exceeded",
+            format!(
+                "this key already has {cap} requests in flight, its limit; retry when one ends"
+            ),
+        );
+        e.retry_after = Some(1);
+        e
+    }
+
     pub fn no_worker(message: impl Into<String>) -> Self {
         let mut e = Self::new(
             StatusCode::SERVICE_UNAVAILABLE,

@@ -7,23 +7,28 @@ mod body;
 mod client;
 mod cors;
 mod error;
+mod metrics_auth;
 mod observe;
 mod openapi;
 mod ready;
 mod server;
+mod slots;
 
 pub use auth::{authenticate, AccountTag, Caller, KeyCache, KeyCaller, KeyManager};
 pub use body::{BodyLimit, JsonBytes};
 pub use client::{ClientAddr, TrustedProxies};
 pub use cors::AllowedOrigins;
 pub use error::ApiError;
+pub use metrics_auth::MetricsToken;
 pub use observe::RequestStart;
 pub use openapi::ChatStreamEvent;
 pub use server::ServerLimits;
+pub use slots::KeySlots;
 
 use std::future::Future;
 
 use axum::extract::{DefaultBodyLimit, State};
+use axum::http::HeaderMap;
 use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -45,7 +50,12 @@ async fn method_not_allowed() -> ApiError {
     ApiError::method_not_allowed()
 }
 
-async fn metrics_text(State(state): State<AppState>) -> Response {
+async fn metrics_text(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(token) = &state.config.metrics_token {
+        if let Err(e) = token.check(&headers) {
+            return e.into_response();
+        }
+    }
     let body = state.metrics.encode();
     (
         [(

@@ -1,13 +1,13 @@
 //! What a stranger on the internet can try against a real `shoal serve`: a flood of sign-ups
 //! (bounded password hashing), slow and idle connections (the server's limits), addresses
-//! behind a proxy (`trusted_proxies`), and email addresses that differ only by case or
-//! Unicode form.
+//! behind a proxy (`trusted_proxies`), email addresses that differ only by case or Unicode
+//! form, `/metrics` (`metrics_token`), and image bombs in chat.
 
 use std::time::{Duration, Instant};
 
 use reqwest::redirect::Policy;
 use reqwest::StatusCode;
-use shoal_test_support::process::Server;
+use shoal_test_support::process::{account_with_key, error_of, Server};
 
 const PASSWORD: &str = "a long enough password";
 
@@ -336,4 +336,77 @@ async fn idle_connections_from_one_address_leave_room_for_others() {
         .count();
     assert!(fds < 400, "{fds} descriptors open: the cap closed the rest");
     drop(idle);
+}
+
+#[tokio::test]
+async fn metrics_answer_only_the_token_when_one_is_set() {
+    const TOKEN: &str = "metrics-0123456789abcdef";
+    let s = Server::start(Some(&format!("metrics_token = \"{TOKEN}\"\n")));
+    let c = client();
+    let get = |token: Option<&str>| {
+        let r = c.get(s.url("/metrics"));
+        match token {
+            Some(t) => r.bearer_auth(t),
+            None => r,
+        }
+        .send()
+    };
+    for token in [None, Some("metrics-0123456789abcdeX"), Some("")] {
+        let r = get(token).await.unwrap();
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "{token:?}");
+        let (code, _, kind) = error_of(r).await;
+        assert_eq!(
+            (code.as_str(), kind.as_str()),
+            ("invalid_api_key", "authentication_error")
+        );
+    }
+    let r = get(Some(TOKEN)).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.text().await.unwrap().contains("shoal_"), "the metrics");
+    // The probes stay open to load balancers.
+    let health = c.get(s.url("/health")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    let open = Server::start(None);
+    let r = c.get(open.url("/metrics")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK, "no token set: open as before");
+}
+
+/// `data:image/png` of a PNG header that claims `width` × `height` and holds no pixels.
+fn png_claiming(width: u32, height: u32) -> String {
+    use base64::Engine;
+    let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    b.extend(width.to_be_bytes());
+    b.extend(height.to_be_bytes());
+    b.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    let data = base64::engine::general_purpose::STANDARD.encode(b);
+    format!("data:image/png;base64,{data}")
+}
+
+#[tokio::test]
+async fn an_image_bomb_is_400_naming_its_part_before_any_worker() {
+    let s = Server::start(Some("chat_image_max_side = 2048\n"));
+    let (_, key) = account_with_key(&s.data_dir, "img@example.com", 10_000, None);
+    let text = format!("data:image/png;base64,{}", "bm90IGFuIGltYWdlIGF0IGFsbA==");
+    for (image, needle) in [
+        (png_claiming(100_000, 100_000), "100000×100000"),
+        (png_claiming(4096, 16), "at most 2048 per side"),
+        (text, "not a PNG, JPEG, WebP or GIF"),
+    ] {
+        let body = serde_json::json!({"model": "large-27b-uncensored", "max_tokens": 4,
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "look"},
+                {"type": "image_url", "image_url": {"url": image}}]}]});
+        let r = client()
+            .post(s.url("/api/v1/chat/completions"))
+            .bearer_auth(&key)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{needle}");
+        let err: serde_json::Value = r.json().await.unwrap();
+        let err = &err["error"];
+        assert_eq!(err["param"], "messages[0].content[1].image_url", "{err}");
+        assert_eq!(err["code"], "invalid_request", "{err}");
+        assert!(err["message"].as_str().unwrap().contains(needle), "{err}");
+    }
 }

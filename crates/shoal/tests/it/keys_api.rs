@@ -155,7 +155,7 @@ fn management_key(s: &Server, email: &str) -> String {
 async fn a_management_key_creates_lists_updates_and_revokes_keys() {
     let s = Server::start(None);
     let manager = management_key(&s, "owner@example.com");
-    let ask = json!({"name": "agent", "limit": 50, "limit_reset": "daily"});
+    let ask = json!({"name": "agent", "limit": 50, "limit_reset": "daily", "concurrency": 3});
     let (status, created) = call(&s, "POST", "/api/v1/keys", &manager, Some(ask)).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let key = created["key"].as_str().unwrap().to_owned();
@@ -165,6 +165,7 @@ async fn a_management_key_creates_lists_updates_and_revokes_keys() {
     assert_eq!(created["data"]["limit_remaining"], 50);
     assert_eq!(created["data"]["limit_reset"], "daily");
     assert_eq!(created["data"]["kind"], "inference");
+    assert_eq!(created["data"]["concurrency"], 3);
 
     // Listed by their first characters only, the management key too.
     let (status, list) = get(&s, "/api/v1/keys", &manager).await;
@@ -196,6 +197,27 @@ async fn a_management_key_creates_lists_updates_and_revokes_keys() {
     assert_eq!(
         (&v["data"]["limit"], &v["data"]["limit_remaining"]),
         (&Value::Null, &Value::Null)
+    );
+    let (_, v) = call(
+        &s,
+        "PATCH",
+        &path,
+        &manager,
+        Some(json!({"concurrency": 7})),
+    )
+    .await;
+    assert_eq!(v["data"]["concurrency"], 7, "{v}");
+    let (_, v) = call(
+        &s,
+        "PATCH",
+        &path,
+        &manager,
+        Some(json!({"concurrency": null})),
+    )
+    .await;
+    assert_eq!(
+        v["data"]["concurrency"], 64,
+        "the gateway's key_concurrency: {v}"
     );
     let bad = json!({"limit": -3});
     let (status, _) = call(&s, "PATCH", &path, &manager, Some(bad)).await;
@@ -340,19 +362,23 @@ async fn admin_sets_and_changes_a_keys_limit() {
     let key = admin(&s.data_dir, &create);
     let row = || admin_lines(&s.data_dir, &["key", "list", "--account", &account])[0].clone();
     let id = row().split('\t').next().unwrap().to_owned();
-    assert!(row().ends_with("\tinference\t5/weekly"), "{}", row());
+    assert!(
+        row().ends_with("\tinference\t5/weekly\tdefault"),
+        "{}",
+        row()
+    );
     admin_lines(&s.data_dir, &["key", "update", &id, "--limit-credits", "9"]);
-    assert!(row().ends_with("\t9/weekly"), "{}", row());
+    assert!(row().ends_with("\t9/weekly\tdefault"), "{}", row());
     admin_lines(
         &s.data_dir,
         &["key", "update", &id, "--limit-reset", "monthly"],
     );
-    assert!(row().ends_with("\t9/monthly"), "{}", row());
+    assert!(row().ends_with("\t9/monthly\tdefault"), "{}", row());
     let (status, me) = get(&s, "/api/v1/key", &key).await;
     assert_eq!(
         (status, &me["data"]["limit_remaining"]),
         (StatusCode::OK, &json!(9))
     );
     admin_lines(&s.data_dir, &["key", "update", &id, "--no-limit"]);
-    assert!(row().ends_with("\t-"), "{}", row());
+    assert!(row().ends_with("\t-\tdefault"), "{}", row());
 }

@@ -3,6 +3,7 @@
 //! `shoal_test_support::process` and drives them over HTTP, the worker socket and the admin
 //! command line.
 
+mod accounts;
 mod api;
 mod browser;
 mod churn;
@@ -11,6 +12,7 @@ mod cluster_jobs;
 mod dashboard;
 mod exposed;
 mod key_limits;
+mod key_slots;
 mod keys_api;
 mod kill;
 mod structured;

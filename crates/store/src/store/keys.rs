@@ -55,7 +55,7 @@ pub struct KeyUsage {
 }
 
 const COLUMNS: &str = "id, account_id, name, prefix, rpm, kind, limit_credits, limit_reset,
-        created_at, revoked_at";
+        created_at, revoked_at, concurrency";
 
 fn check_limit(kind: KeyKind, limit: Option<KeyLimit>) -> Result<()> {
     match limit {
@@ -98,6 +98,7 @@ macro_rules! key_info {
             rpm: rpm_from_db(r.try_get("rpm")?),
             kind: kind_of(r.try_get("kind")?)?,
             limit: limit_of(r.try_get("limit_credits")?, r.try_get("limit_reset")?)?,
+            concurrency: rpm_from_db(r.try_get("concurrency")?),
             created_at: r.try_get("created_at")?,
             revoked_at: r.try_get("revoked_at")?,
         })
@@ -211,6 +212,31 @@ impl Store {
         Ok(())
     }
 
+    /// Set (or, with `None`, return to the gateway's default) how many requests one of the
+    /// account's keys may have in flight at once. Gateways see it within their key cache
+    /// time.
+    pub async fn set_key_concurrency(
+        &self,
+        account: AccountId,
+        key: KeyId,
+        concurrency: Option<u32>,
+    ) -> Result<()> {
+        if concurrency == Some(0) {
+            return Err(invalid("a key's concurrency must be at least 1"));
+        }
+        write_id!(
+            self,
+            Retry::Idempotent,
+            "UPDATE api_keys SET concurrency = $3 WHERE id = $1 AND account_id = $2
+             RETURNING id",
+            key,
+            account,
+            concurrency.map(i64::from),
+        )?
+        .ok_or(StoreError::NotFound("API key"))?;
+        Ok(())
+    }
+
     /// Rename one of the account's keys (`None`: no name).
     pub async fn set_key_name(
         &self,
@@ -261,7 +287,8 @@ impl Store {
     }
 
     /// Who a presented API key belongs to, and what kind it is. `None` when it is malformed
-    /// (decided without touching the database), unknown or revoked.
+    /// (decided without touching the database), unknown or revoked, or its account is
+    /// disabled.
     pub async fn authenticate_api_key(&self, presented: &str) -> Result<Option<ApiKeyPrincipal>> {
         if !credentials::is_well_formed_api_key(presented) {
             return Ok(None);
@@ -269,8 +296,10 @@ impl Store {
         let hash = credentials::hash_secret(presented);
         read!(self, c => {
             let row = sqlx::query(
-                    "SELECT id, account_id, rpm, kind FROM api_keys
-                      WHERE key_hash = $1 AND revoked_at IS NULL")
+                    "SELECT k.id, k.account_id, k.rpm, k.kind, k.concurrency
+                       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+                      WHERE k.key_hash = $1 AND k.revoked_at IS NULL
+                        AND a.disabled_at IS NULL")
                 .bind(&hash[..])
                 .fetch_optional(c)
                 .await?;
@@ -280,6 +309,7 @@ impl Store {
                     account_id: r.try_get("account_id")?,
                     rpm: rpm_from_db(r.try_get("rpm")?),
                     kind: kind_of(r.try_get("kind")?)?,
+                    concurrency: rpm_from_db(r.try_get("concurrency")?),
                 })),
                 None => Ok(None),
             }

@@ -36,6 +36,8 @@ pub struct Login {
     pub account_id: AccountId,
     /// `None`: no password set, nobody can log in.
     pub password_hash: Option<String>,
+    /// An operator disabled the account: it may not log in.
+    pub disabled: bool,
 }
 
 /// Whose usage to count: every request, the dashboard's session only, or one API key's.
@@ -133,7 +135,7 @@ impl Store {
         // finds it.
         read!(self, c => {
             let row = sqlx::query(
-                    "SELECT id, password_hash FROM accounts WHERE lower(email) = $1")
+                    "SELECT id, password_hash, disabled_at FROM accounts WHERE lower(email) = $1")
                 .bind(&email)
                 .fetch_optional(c)
                 .await?;
@@ -141,6 +143,7 @@ impl Store {
                 Some(r) => Ok(Some(Login {
                     account_id: r.try_get("id")?,
                     password_hash: r.try_get("password_hash")?,
+                    disabled: r.try_get::<Option<Millis>, _>("disabled_at")?.is_some(),
                 })),
                 None => Ok(None),
             }
@@ -208,7 +211,8 @@ impl Store {
         Ok(())
     }
 
-    /// Whose session this token is, if it is well formed, known and not expired.
+    /// Whose session this token is, if it is well formed, known and not expired, and its
+    /// account is not disabled.
     pub async fn session_account(&self, token: &str, now: Millis) -> Result<Option<AccountId>> {
         if !credentials::is_well_formed_session_token(token) {
             return Ok(None);
@@ -216,7 +220,8 @@ impl Store {
         let hash = credentials::hash_secret(token);
         read!(self, c => {
             let row = sqlx::query(
-                    "SELECT account_id FROM sessions WHERE token_hash = $1 AND expires_at > $2")
+                    "SELECT s.account_id FROM sessions s JOIN accounts a ON a.id = s.account_id
+                      WHERE s.token_hash = $1 AND s.expires_at > $2 AND a.disabled_at IS NULL")
                 .bind(&hash[..])
                 .bind(now)
                 .fetch_optional(c)

@@ -22,8 +22,32 @@ both_backends!(
     ends_and_expiry_give_the_hold_back_to_the_key,
     a_limit_counts_requests_started_after_it,
     management_keys_and_account_scope,
-    generations_are_the_owners_alone
+    generations_are_the_owners_alone,
+    a_keys_own_concurrency_reaches_its_check
 );
+
+async fn a_keys_own_concurrency_reaches_its_check(db: TestDb) {
+    let store = db.open().await;
+    let a = funded(&store, "c@example.com").await;
+    let b = funded(&store, "d@example.com").await;
+    let k = store.create_api_key(a, None, None, T0).await.unwrap();
+    let who = || async { store.authenticate_api_key(&k.key).await.unwrap().unwrap() };
+    assert_eq!(who().await.concurrency, None, "the gateway's default");
+    store.set_key_concurrency(a, k.id, Some(3)).await.unwrap();
+    assert_eq!(who().await.concurrency, Some(3));
+    assert_eq!(store.api_key(a, k.id).await.unwrap().concurrency, Some(3));
+    assert!(matches!(
+        store.set_key_concurrency(a, k.id, Some(0)).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(matches!(
+        store.set_key_concurrency(b, k.id, Some(9)).await,
+        Err(StoreError::NotFound(_))
+    ));
+    store.set_key_concurrency(a, k.id, None).await.unwrap();
+    assert_eq!(who().await.concurrency, None);
+    store.close().await;
+}
 
 fn keyed(id: &str, account: i64, key: i64, credits: i64) -> HoldRequest {
     HoldRequest {

@@ -17,3 +17,4 @@ mod rules;
 mod sim_deposits;
 mod sim_model;
 mod simulation;
+mod status;
