@@ -38,7 +38,7 @@ pub struct Metrics {
     pub credits_charged: Counter,
     /// Usage reports cut to the job's bounds, per worker.
     pub usage_clamped: Family<WorkerLabels, Counter>,
-    /// Structured answers that failed the gateway's check (`chat::check`), per worker.
+    /// Structured answers that failed the gateway's check (`shoal-answer-check`), per worker.
     pub answers_rejected: Family<WorkerLabels, Counter>,
 }
 

@@ -141,7 +141,6 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         peers: peers.clone(),
         swarm: Some(Arc::new(shoal_swarm::SpanRing::default())),
         browser: browser.map(|b| b as Arc<dyn BrowserWorkers>),
-        ..Seams::default()
     };
     let state = AppState::with_seams(parts.config, store.clone(), seams);
     if let Some(p) = &parts.payments {

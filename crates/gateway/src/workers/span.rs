@@ -9,6 +9,7 @@ use super::pool::WorkerId;
 use super::swarm::SwarmRing;
 use crate::AppState;
 
+/// The ring, which span nodes need (without one, they are refused).
 fn ring(state: &AppState) -> Result<&dyn SwarmRing, &'static str> {
     state
         .swarm
