@@ -2,8 +2,9 @@
 //! own view of itself (`GET /key`), the account's keys (`/keys`, for a management key or the
 //! dashboard's session) and a request's record (`GET /generation`). The binary mounts
 //! [`api_routes`] under `/api/v1`, behind the gateway's key check; the dashboard mounts the
-//! `/keys` handlers for its session. Keys, limits and records live in `shoal-store`; this
-//! crate owns their JSON shape and the rules for who may see and change them.
+//! `/keys` handlers for its session. Keys, limits and records live in `shoal-store` and their
+//! wire types in `shoal-protocol`; this crate owns the handlers and the rules for who may see
+//! and change what.
 //!
 //! Every key is looked up with the caller's account, so another account's key, like another
 //! account's request, reads as unknown: 404, never 403.
