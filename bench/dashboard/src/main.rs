@@ -86,7 +86,12 @@ async fn start_gateway(store: Store) -> String {
     let images = Images::new(&state, ContentPolicy::builtin(), Arc::new(Unconfigured));
     let routes = Routes {
         api: images.api_routes(),
-        site: shoal_dashboard::routes(&state, shoal_dashboard::Config::default(), &images),
+        site: shoal_dashboard::routes(
+            &state,
+            shoal_dashboard::Config::default(),
+            &images,
+            shoal_payments::Deposits::default(),
+        ),
     };
     tokio::spawn(shoal_gateway::serve(
         listener,

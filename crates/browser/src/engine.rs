@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::{BrowserJob, BrowserModels, Prompt};
 use anyhow::Context;
 use shoal_gateway::pool::JobEvent;
-use shoal_gateway::{BrowserJob, BrowserModels, Prompt};
 use shoal_protocol::worker::{ErrorCode, JobRequest, JobUsage, PromptParams};
 use shoal_worker::llama::grammar::{self, ToolMode};
 use shoal_worker::llama::output::OutputParser;

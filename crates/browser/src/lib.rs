@@ -1,26 +1,28 @@
 //! Browser workers for the Shoal gateway (`shoal serve --browser-gguf-4b … --browser-gguf-9b …`):
 //! the worker page a tab opens from an invite link, the model files it downloads, and the
-//! gateway's side of every browser job ([`engine::Models`], the gateway's
-//! `browser::BrowserModels` seam): the prompt rendered with the model file's chat template,
-//! the answer parsed, and both counted with its vocabulary ([`vocab`]).
+//! gateway's side of every browser job: the tabs' connections and the rules for trusting them
+//! ([`BrowserPool`], the gateway's `BrowserWorkers` seam), the prompt rendered with the model
+//! file's chat template, the answer parsed, and both counted with its vocabulary
+//! ([`engine::Models`], [`vocab`]).
 
 pub mod engine;
 pub mod gguf;
+mod tabs;
 pub mod vocab;
 mod web;
+
+pub use tabs::{BrowserJob, BrowserModels, BrowserPool, Prompt};
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-use shoal_gateway::BrowserPool;
 
 /// The catalog model browser tabs serve.
 pub const MODEL: &str = "service-pro";
 
 /// Opens the configured model files (`variant`, path): their metadata only, checked before
 /// the gateway listens. `None` when there are none.
-pub fn open(files: Vec<(String, PathBuf)>) -> anyhow::Result<Option<BrowserPool>> {
+pub fn open(files: Vec<(String, PathBuf)>) -> anyhow::Result<Option<Arc<BrowserPool>>> {
     if files.is_empty() {
         return Ok(None);
     }
@@ -32,13 +34,5 @@ pub fn open(files: Vec<(String, PathBuf)>) -> anyhow::Result<Option<BrowserPool>
         model: MODEL.to_owned(),
         variants,
     };
-    Ok(Some(BrowserPool::new(Arc::new(models))))
-}
-
-/// Wires browser workers into `state` (before its router is built).
-pub fn install(state: &shoal_gateway::AppState, pool: BrowserPool) -> anyhow::Result<()> {
-    if state.browser.set(Arc::new(pool)).is_err() {
-        anyhow::bail!("browser workers are already installed");
-    }
-    Ok(())
+    Ok(Some(Arc::new(BrowserPool::new(Arc::new(models)))))
 }

@@ -24,7 +24,7 @@ use super::templates::render;
 use shoal_gateway::now_ms;
 use shoal_gateway::ApiError;
 use shoal_gateway::Caller;
-use shoal_gateway::{
+use shoal_payments::api::{
     account_view, option_of, parse_units, DepositOption, DepositPage, DepositView, DepositsResponse,
 };
 
@@ -63,7 +63,7 @@ pub async fn buy_page(
     };
     let (balance, view) = match tokio::try_join!(
         balance_view(&state, me.account),
-        account_view(&state, me.account, page)
+        account_view(&state, &state.deposits, me.account, page)
     ) {
         Ok(both) => both,
         Err(e) => return e.into_response(),
@@ -90,7 +90,13 @@ pub async fn deposits_json(
     caller: Caller,
 ) -> Result<Json<DepositsResponse>, ApiError> {
     Ok(Json(
-        account_view(&state, caller.account_id, DepositPage::default()).await?,
+        account_view(
+            &state,
+            &state.deposits,
+            caller.account_id,
+            DepositPage::default(),
+        )
+        .await?,
     ))
 }
 

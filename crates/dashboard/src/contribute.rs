@@ -30,7 +30,7 @@ pub async fn contribute(State(state): State<Site>, headers: HeaderMap) -> Respon
         }
         Err(e) => return e.into_response(),
     };
-    if state.browser.get().is_none() {
+    if state.browser.is_none() {
         let page = json!({"heading": "No browser workers here",
             "text": "This gateway does not run models in browser tabs."});
         return render(StatusCode::NOT_FOUND, "message.html", page);

@@ -48,6 +48,7 @@ use shoal_gateway::FileConfig;
 use shoal_images::Images;
 
 use shoal_gateway::AppState;
+use shoal_payments::Deposits;
 
 /// The dashboard's own state, beside the gateway's.
 struct Dashboard {
@@ -80,6 +81,8 @@ impl Dashboard {
 struct Site {
     app: AppState,
     dashboard: Arc<Dashboard>,
+    /// What the Buy page offers (`shoal-payments`).
+    deposits: Deposits,
 }
 
 impl std::ops::Deref for Site {
@@ -154,10 +157,16 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
 
 /// The dashboard's routes (pages under `/dashboard`, and `/` leading there), and the site's
 /// image endpoint, which its images page calls.
-pub fn routes(state: &AppState, config: Config, images: &Images) -> Router<AppState> {
+pub fn routes(
+    state: &AppState,
+    config: Config,
+    images: &Images,
+    deposits: Deposits,
+) -> Router<AppState> {
     let site = Site {
         app: state.clone(),
         dashboard: Arc::new(Dashboard::new(config)),
+        deposits,
     };
     let site_images = images
         .site_routes()
@@ -172,13 +181,13 @@ fn pages(site: Site) -> Router<AppState> {
         .route("/dashboard/api/deposits", get(buy::deposits_json))
         .route(
             "/dashboard/api/keys",
-            get(shoal_gateway::keys::list_keys).post(shoal_gateway::keys::create_key),
+            get(shoal_keys::list_keys).post(shoal_keys::create_key),
         )
         .route(
             "/dashboard/api/keys/{id}",
-            get(shoal_gateway::keys::get_key)
-                .patch(shoal_gateway::keys::update_key)
-                .delete(shoal_gateway::keys::delete_key),
+            get(shoal_keys::get_key)
+                .patch(shoal_keys::update_key)
+                .delete(shoal_keys::delete_key),
         )
         .route_layer(from_fn_with_state(site.app.clone(), session::authenticate));
     Router::new()

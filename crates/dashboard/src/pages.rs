@@ -55,7 +55,7 @@ pub(super) async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<S
             Ok(email) => Ok(SignedIn {
                 account,
                 email,
-                contribute: state.browser.get().is_some(),
+                contribute: state.browser.is_some(),
             }),
             Err(e) => Err(ApiError::from(e).into_response()),
         },

@@ -38,7 +38,7 @@ pub struct Metrics {
     pub credits_charged: Counter,
     /// Usage reports cut to the job's bounds, per worker.
     pub usage_clamped: Family<WorkerLabels, Counter>,
-    /// Structured answers that failed the gateway's check (`chat::check`), per worker.
+    /// Structured answers that failed the gateway's check (`shoal-answer-check`), per worker.
     pub answers_rejected: Family<WorkerLabels, Counter>,
 }
 
@@ -150,72 +150,6 @@ impl Metrics {
             "job_slots_freed",
             "Worker slots freed, by what ended the job (done, error, worker_lost, abandoned)",
             counters.freed.clone(),
-        );
-    }
-
-    pub fn register_swarm(&mut self, m: &crate::workers::swarm::SwarmMetrics) {
-        let r = self.registry_mut();
-        r.register(
-            "swarm_available",
-            "1 while live swarm spans cover every layer of a model",
-            m.available.clone(),
-        );
-        r.register("swarm_nodes", "Live swarm span nodes", m.nodes.clone());
-        r.register(
-            "swarm_gap_layers",
-            "Layers of swarm models that no live span holds",
-            m.gap_layers.clone(),
-        );
-        r.register(
-            "swarm_sessions",
-            "Swarm sessions opened (one per job on a chain)",
-            m.sessions.clone(),
-        );
-        r.register(
-            "swarm_sessions_broken",
-            "Swarm sessions that lost a node while running",
-            m.broken.clone(),
-        );
-        r.register(
-            "swarm_sessions_rerouted",
-            "Swarm sessions that lost a node and went on through another chain",
-            m.rerouted.clone(),
-        );
-        r.register(
-            "swarm_sessions_resumed",
-            "Swarm sessions that lost their entry mid-generation and went on from another entry \
-             (also counted as rerouted)",
-            m.resumed.clone(),
-        );
-        r.register(
-            "swarm_covered",
-            "Per swarm model (fingerprint): 1 while live spans cover its layers",
-            m.covered.clone(),
-        );
-        r.register(
-            "swarm_gap",
-            "Per layer range no live span of a swarm model holds: its size in layers",
-            m.gaps.clone(),
-        );
-        r.register(
-            "swarm_node_sessions",
-            "Per live span node: sessions running on it",
-            m.node_sessions.clone(),
-        );
-        r.register(
-            "swarm_node_capacity",
-            "Per live span node: sessions it takes at once",
-            m.node_capacity.clone(),
-        );
-        r.register(
-            "swarm_frames",
-            "Swarm frames relayed between span nodes",
-            m.frames.clone(),
-        );
-        r.register(
-            "swarm_frame_bytes",
-            "Bytes of swarm frames relayed",
-            m.frame_bytes.clone(),
         );
     }
 

@@ -1,23 +1,25 @@
-//! The seams a gateway is assembled from: traits other crates implement, each with its
-//! in-process choice here. `shoal-cluster` implements [`RateLimiter`] (Redis) and [`Peers`]
-//! (NATS), `shoal-payments` [`DepositSource`], `shoal-browser` [`BrowserModels`]; the binary
-//! picks them. The traits live beside their in-process implementations.
+//! The seams a gateway is assembled from: traits other crates implement. `shoal-cluster`
+//! implements [`RateLimiter`] (Redis; [`LocalGcra`] is the in-process one) and [`Peers`]
+//! (NATS), `shoal-swarm` [`SwarmRing`], `shoal-browser` [`BrowserWorkers`]; the binary picks
+//! them. Each trait lives beside the gateway code that calls it.
 
 use std::sync::Arc;
 
-pub use crate::deposits::{DepositSource, NoDeposits};
 pub use crate::ratelimit::{LocalGcra, RateLimiter};
-pub use crate::workers::browser::{BrowserJob, BrowserModels};
+pub use crate::workers::browser::{BrowserWorkers, Tab, Verdict};
 pub use crate::workers::peers::{Peers, UpProbe};
+pub use crate::workers::swarm::SwarmRing;
 
 /// The seams a gateway is assembled from. Each defaults to its single-node, in-process
-/// choice; the binary swaps in the shared or configured ones (`shoal-cluster`,
-/// `shoal-payments`).
+/// choice or to none; the binary swaps in the shared or configured ones.
 pub struct Seams {
     pub limiter: Arc<dyn RateLimiter>,
     /// Other replicas' workers (see `peers`); `None` on a single node.
     pub peers: Option<Arc<dyn Peers>>,
-    pub deposits: Arc<dyn DepositSource>,
+    /// `service-swarm`'s ring; `None` (the default): no ring here, span nodes are refused.
+    pub swarm: Option<Arc<dyn SwarmRing>>,
+    /// Browser tabs' model files and rules; `None` (the default): tabs are refused.
+    pub browser: Option<Arc<dyn BrowserWorkers>>,
 }
 
 impl Default for Seams {
@@ -25,7 +27,8 @@ impl Default for Seams {
         Seams {
             limiter: Arc::new(LocalGcra::default()),
             peers: None,
-            deposits: Arc::new(NoDeposits),
+            swarm: None,
+            browser: None,
         }
     }
 }

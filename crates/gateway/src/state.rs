@@ -1,7 +1,7 @@
 //! The state every handler and socket shares: the config, the store, the pool and the
 //! seams, built once per process.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use shoal_store::Store;
 
@@ -10,10 +10,10 @@ use crate::http::{KeyCache, KeySlots};
 use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 use crate::seams::Seams;
-use crate::seams::{DepositSource, UpProbe};
-use crate::workers::browser::BrowserPool;
+use crate::seams::UpProbe;
+use crate::workers::browser::BrowserWorkers;
 use crate::workers::pool::Pool;
-use crate::workers::swarm::Swarm;
+use crate::workers::swarm::SwarmRing;
 
 /// Shared state of one gateway process.
 #[derive(Clone)]
@@ -28,12 +28,10 @@ pub struct Inner {
     /// Requests each API key has in flight on this replica (`key_concurrency`).
     pub key_slots: Arc<KeySlots>,
     pub metrics: Metrics,
-    /// Stablecoin deposits (`shoal-payments`), or `NoDeposits`.
-    pub deposits: Arc<dyn DepositSource>,
-    /// Browser workers, when the binary wires them in (`shoal-browser`); set once at start.
-    pub browser: OnceLock<Arc<BrowserPool>>,
-    /// `service-swarm`'s ring of span nodes and their sessions.
-    pub swarm: Swarm,
+    /// Browser workers (`shoal-browser`), when the binary wires them in.
+    pub browser: Option<Arc<dyn BrowserWorkers>>,
+    /// `service-swarm`'s ring of span nodes (`shoal-swarm`); `None`: span nodes are refused.
+    pub swarm: Option<Arc<dyn SwarmRing>>,
     /// Whether the link to other replicas is up (`shoal-cluster`); `None` on a single node.
     pub peers_up: Option<UpProbe>,
 }
@@ -55,18 +53,19 @@ impl AppState {
         let Seams {
             limiter,
             peers,
-            deposits,
+            swarm,
+            browser,
         } = seams;
         let pool = Pool::new(config.queue_timeout, config.max_queued);
         let mut metrics = Metrics::default();
         limiter.register_metrics(metrics.registry_mut());
         metrics.register_pool(&pool.counters);
-        deposits.register_metrics(metrics.registry_mut());
         if let Some(p) = &peers {
             p.register_metrics(metrics.registry_mut());
         }
-        let swarm = Swarm::default();
-        metrics.register_swarm(&swarm.metrics);
+        if let Some(s) = &swarm {
+            s.register_metrics(metrics.registry_mut());
+        }
         let state = AppState(Arc::new(Inner {
             swarm,
             pool,
@@ -76,8 +75,7 @@ impl AppState {
             key_cache: KeyCache::default(),
             key_slots: Arc::default(),
             metrics,
-            deposits,
-            browser: OnceLock::new(),
+            browser,
             peers_up: peers.as_ref().map(|p| p.up_probe()),
         }));
         if let Some(p) = peers {

@@ -23,7 +23,7 @@ use shoal_store::deposits::MAX_DECIMALS;
 
 use crate::address::{Address, DepositKeys};
 /// "1.5" tokens → base units (the gateway's Buy page parses amounts the same way).
-pub use shoal_gateway::parse_units;
+use crate::api::parse_units;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

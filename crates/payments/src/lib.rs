@@ -5,13 +5,16 @@
 //! - [`watcher`]: a task per configured chain and token that credits final Transfer logs to
 //!   those addresses exactly once (the store's unique key on chain, tx and log index), one
 //!   gateway at a time (a lease in the shared database).
-//! - [`Payments`] is the gateway's [`DepositSource`]: payment options per account for
-//!   `GET /api/v1/deposits`, and the watcher's metrics on `/metrics`.
+//! - [`api`]: `GET /api/v1/deposits` and the dashboard's view of the same: each account's
+//!   payment options ([`Payments::options`]) and its deposits, pending ones first.
+//! - [`Payments`] holds the configured keys and chains and the watchers' metrics, which the
+//!   binary adds to the gateway's `/metrics` ([`Payments::register_metrics`]).
 //!
 //! Amounts are integers throughout: base units of the token (u128), credits =
 //! `amount × credits_per_usd / 10^decimals` with the fraction carried per account by the store.
 
 pub mod address;
+pub mod api;
 pub mod config;
 pub mod metrics;
 pub mod rpc;
@@ -19,7 +22,7 @@ pub mod watcher;
 
 use std::sync::Arc;
 
-use shoal_gateway::{format_units, DepositOption, DepositSource};
+pub use api::{format_units, parse_units, DepositOption, Deposits};
 use shoal_store::{AccountId, Store};
 
 use crate::address::Address;
@@ -69,8 +72,10 @@ impl Payments {
     }
 }
 
-impl DepositSource for Payments {
-    fn options(&self, account: AccountId) -> Vec<DepositOption> {
+impl Payments {
+    /// Account `account`'s payment options (none when it has no address, e.g. an id beyond
+    /// the derivable range).
+    pub fn options(&self, account: AccountId) -> Vec<DepositOption> {
         let Ok(address) = self.address(account) else {
             return Vec::new();
         };
@@ -104,7 +109,8 @@ impl DepositSource for Payments {
             .collect()
     }
 
-    fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
+    /// Adds the watchers' metrics to the gateway's registry.
+    pub fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
         self.metrics.register(registry);
     }
 }

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Subcommand;
-use shoal_gateway::format_units;
 use shoal_gateway::FileConfig;
 use shoal_payments::config::Config;
+use shoal_payments::format_units;
 use shoal_payments::Payments;
 use shoal_store::{AccountId, Store};
 

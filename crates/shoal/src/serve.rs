@@ -4,10 +4,11 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
 use rand::distr::{Alphanumeric, SampleString};
-use shoal_gateway::{AppState, Routes, Seams};
+use shoal_gateway::{AppState, BrowserWorkers, Routes, Seams};
 use shoal_gateway::{FileConfig, GatewayConfig};
 
 use crate::StoreArgs;
@@ -135,17 +136,15 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let browser = shoal_browser::open(args.browser.files())?;
     let signal = shutdown_signal();
     let (listener, addr) = listen(&parts.config, store.backend()).await?;
-    let mut seams = Seams {
+    let seams = Seams {
         limiter,
         peers: peers.clone(),
-        ..Seams::default()
+        swarm: Some(Arc::new(shoal_swarm::SpanRing::default())),
+        browser: browser.map(|b| b as Arc<dyn BrowserWorkers>),
     };
-    if let Some(p) = &parts.payments {
-        seams.deposits = p.clone();
-    }
     let state = AppState::with_seams(parts.config, store.clone(), seams);
-    if let Some(pool) = browser {
-        shoal_browser::install(&state, pool)?;
+    if let Some(p) = &parts.payments {
+        state.metrics.register(|r| p.register_metrics(r));
     }
     let watchers = (parts.payments.as_ref().map(|p| p.spawn_watchers(&store)))
         .transpose()?
@@ -167,9 +166,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let images = shoal_images::Images::new(&state, parts.image_policy, parts.image_check)
         .with_suspension(parts.image_suspension);
+    let deposits = shoal_payments::Deposits(parts.payments.clone());
     let routes = Routes {
-        api: images.api_routes(),
-        site: shoal_dashboard::routes(&state, parts.dashboard, &images),
+        api: images
+            .api_routes()
+            .merge(shoal_keys::api_routes())
+            .merge(shoal_payments::api::api_routes(deposits.clone())),
+        site: shoal_dashboard::routes(&state, parts.dashboard, &images, deposits),
     };
     shoal_gateway::serve(listener, state, routes, shutdown).await?;
     if let Some(p) = &peers {
@@ -268,8 +271,8 @@ struct Parts {
     dashboard: shoal_dashboard::Config,
     image_policy: shoal_images::ContentPolicy,
     image_suspension: shoal_images::Suspension,
-    image_check: std::sync::Arc<dyn shoal_images::OutputCheck>,
-    payments: Option<std::sync::Arc<shoal_payments::Payments>>,
+    image_check: Arc<dyn shoal_images::OutputCheck>,
+    payments: Option<Arc<shoal_payments::Payments>>,
 }
 
 impl Parts {

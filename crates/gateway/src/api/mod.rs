@@ -1,9 +1,7 @@
 //! Handlers of the `/api/v1` surface. Each reads top to bottom as the path of a request:
 //! validate, resolve, hold, dispatch, settle. The Responses and Messages APIs are
-//! translations into the chat path, one module each (`responses`, `messages`); `keys` is a key's
-//! own view, the keys API and a request's record.
+//! translations into the chat path, one module each (`responses`, `messages`).
 
-pub(crate) mod keys;
 pub(crate) mod messages;
 pub(crate) mod responses;
 

@@ -18,13 +18,13 @@ use shoal_store::{Charge, Generation, HoldOutcome, HoldRequest, SettleOutcome};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::chat::check::{Check, Fault, Watch};
 use crate::chat::pricing::UsageBounds;
 use crate::chat::shape::{Shape, Whole};
 use crate::http::ApiError;
 use crate::workers::pool::{DispatchError, Job, JobEvent, WorkerId};
 use crate::workers::swarm;
 use crate::{now_ms, AppState};
+use shoal_answer_check::{Check, Fault, Watch};
 
 /// How many workers a request is offered to before it gives up.
 const MAX_ATTEMPTS: usize = 3;

@@ -13,8 +13,6 @@ use shoal_protocol::messages::MessageRenderer;
 use shoal_protocol::responses::ResponseRenderer;
 use shoal_protocol::worker::FinishReason;
 
-use crate::chat::check;
-
 /// Tool calls one answer may carry; deltas with a larger index are dropped.
 const MAX_TOOL_CALLS: usize = 128;
 
@@ -169,7 +167,7 @@ impl Shape for ChatShape {
             Piece::Failed(Failure::Worker(code)) => error_event(FAILED_MID_STREAM, code.as_str()),
             Piece::Failed(failure @ Failure::Timeout) => error_event(&failure.message(), "timeout"),
             Piece::Failed(failure @ Failure::Rejected) => {
-                error_event(&failure.message(), check::ERROR_CODE)
+                error_event(&failure.message(), shoal_answer_check::ERROR_CODE)
             }
         }
     }

@@ -243,7 +243,7 @@ impl ApiError {
         Self::new(
             StatusCode::BAD_GATEWAY,
             "server_error",
-            crate::chat::check::ERROR_CODE,
+            shoal_answer_check::ERROR_CODE,
             "the workers' answers did not match the requested response_format or strict tool \
              parameters; nothing was billed"
                 .into(),

@@ -39,8 +39,8 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::workers::{socket, swarm};
-use crate::{api, deposits, AppState};
+use crate::workers::socket;
+use crate::{api, AppState};
 
 async fn not_found() -> ApiError {
     ApiError::route_not_found()
@@ -98,16 +98,7 @@ fn api_v1(state: &AppState, extra: OpenApiRouter<AppState>) -> Router<AppState> 
         .routes(routes!(api::chat_completions))
         .routes(routes!(api::responses::create_response))
         .routes(routes!(api::responses::retrieve_response))
-        .routes(routes!(api::keys::current_key))
-        .routes(routes!(api::keys::list_keys, api::keys::create_key))
-        .routes(routes!(
-            api::keys::get_key,
-            api::keys::update_key,
-            api::keys::delete_key
-        ))
-        .routes(routes!(api::keys::generation))
         .merge(extra)
-        .routes(routes!(deposits::account_deposits))
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .merge(messages_api(state))
         .routes(routes!(openapi::openapi_json))
@@ -151,8 +142,8 @@ pub fn router(state: AppState, routes: Routes) -> Router {
 
 /// The worker page and its files, when browser workers are wired in.
 fn browser_routes(state: &AppState) -> Router<AppState> {
-    match state.browser.get() {
-        Some(b) => b.models.routes().with_state(()),
+    match &state.browser {
+        Some(b) => b.routes().with_state(()),
         None => Router::new(),
     }
 }
@@ -165,11 +156,13 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let reaper = crate::state::spawn_hold_reaper(state.clone());
-    let swarm_watch = swarm::spawn_watch(state.clone());
+    let swarm_watch = (state.swarm.as_ref()).map(|s| s.watch(state.clone()));
     let (limits, trusted) = (state.config.server, state.config.trusted_proxies.clone());
     let app = router(state, routes);
     let result = server::run(listener, app, limits, trusted, shutdown).await;
     reaper.abort();
-    swarm_watch.abort();
+    if let Some(w) = swarm_watch {
+        w.abort();
+    }
     result
 }

@@ -21,7 +21,7 @@ use shoal_protocol::worker::{
 use shoal_store::WorkerTokenInfo;
 use tokio::sync::mpsc;
 
-use super::browser::{self, BrowserConn};
+use super::browser::{self, Tab};
 use super::pool::WorkerId;
 use super::{chat, image, span};
 use crate::http::ApiError;
@@ -59,7 +59,7 @@ pub async fn worker_socket(
     if !worker.live_at(crate::now_ms()) {
         return ApiError::unauthorized("this worker token has expired").into_response();
     }
-    if (state.browser.get()).is_some_and(|b| b.is_banned(worker.id)) {
+    if (state.browser.as_ref()).is_some_and(|b| b.is_banned(worker.id)) {
         return ApiError::unauthorized("this worker token is refused for a while").into_response();
     }
     let upgrade = match upgrade {
@@ -202,11 +202,11 @@ enum Kind {
     /// A swarm span node: its span, binary frames, and chat jobs at the chain's entry.
     Span { concurrency: u32 },
     /// A browser tab: raw text the gateway parses and counts.
-    Browser(Arc<BrowserConn>),
+    Browser(Arc<dyn Tab>),
 }
 
 impl Kind {
-    fn tab(&self) -> Option<Arc<BrowserConn>> {
+    fn tab(&self) -> Option<Arc<dyn Tab>> {
         match self {
             Kind::Browser(tab) => Some(Arc::clone(tab)),
             _ => None,
@@ -221,7 +221,7 @@ impl Kind {
             Kind::Span { concurrency } => {
                 span::on_message(state, id, *concurrency, msg).map_err(Ended::from)
             }
-            Kind::Browser(tab) => browser::from_tab(tab, msg).map_err(|why| Ended {
+            Kind::Browser(tab) => tab.on_message(msg).map_err(|why| Ended {
                 reason: "dropped (browser trust rules)",
                 verdict: Some(why),
             }),
@@ -318,8 +318,7 @@ impl Connected {
         let Ended { reason, verdict } = ended;
         if let Kind::Browser(tab) = &self.kind {
             let verdict = verdict.or(reason.starts_with("protocol error").then_some(reason));
-            let record = tab.closed(verdict);
-            tracing::info!(worker_id = self.id, ?record, "browser worker measured");
+            tab.closed(verdict);
         }
         tracing::info!(worker_id = self.id, reason, "worker disconnected");
     }
@@ -363,7 +362,7 @@ async fn read_loop(
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
     mut outgoing: mpsc::UnboundedReceiver<GatewayMessage>,
-    tab: Option<Arc<BrowserConn>>,
+    tab: Option<Arc<dyn Tab>>,
 ) {
     let prepare = |msg: GatewayMessage| match &tab {
         Some(t) => t.outgoing(msg),

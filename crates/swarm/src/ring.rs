@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use shoal_protocol::swarm::SpanInfo;
 
-use crate::workers::pool::WorkerId;
+use shoal_gateway::pool::WorkerId;
 
 /// One live span node.
 #[derive(Debug, Clone)]
@@ -23,7 +23,7 @@ struct Node {
 }
 
 /// What an operator sees of one model's ring.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coverage {
     pub fingerprint: String,
     pub layers: u32,

@@ -291,11 +291,12 @@ fn a_span_that_joins_within_the_deadline_repairs_a_waiting_session() {
 #[test]
 fn metrics_show_nodes_sessions_and_gaps() {
     let (pool, swarm, _nodes) = ring(&[(0, 2), (4, 6)]);
-    let text = {
-        let mut m = crate::metrics::Metrics::default();
-        m.register_swarm(&swarm.metrics);
+    let encode = |swarm: &Swarm| {
+        let m = shoal_gateway::Metrics::default();
+        m.register(|r| swarm.metrics.register(r));
         m.encode()
     };
+    let text = encode(&swarm);
     let fp = "f".repeat(64);
     assert!(text.contains(&format!(
         "shoal_swarm_gap{{fingerprint=\"{fp}\",start=\"2\",end=\"4\"}} 2"
@@ -304,9 +305,7 @@ fn metrics_show_nodes_sessions_and_gaps() {
         "shoal_swarm_covered{{fingerprint=\"{fp}\",layers=\"6\"}} 0"
     )));
     swarm.join(&pool, 77, span(2, 4), 1).unwrap();
-    let mut m = crate::metrics::Metrics::default();
-    m.register_swarm(&swarm.metrics);
-    let text = m.encode();
+    let text = encode(&swarm);
     assert!(!text.contains("shoal_swarm_gap{"), "{text}");
     assert!(text.contains(&format!(
         "shoal_swarm_node_capacity{{worker=\"wrk_77\",fingerprint=\"{fp}\",start=\"2\",end=\"4\",total=\"6\"}} 1"

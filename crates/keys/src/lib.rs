@@ -1,6 +1,10 @@
-//! A key's own view of itself (`GET /key`), the keys API (`/keys`, for a management key or
-//! the dashboard's session) and a request's record (`GET /generation`), after OpenRouter's
-//! endpoints of the same names.
+//! The keys API of the Shoal gateway, after OpenRouter's endpoints of the same names: a key's
+//! own view of itself (`GET /key`), the account's keys (`/keys`, for a management key or the
+//! dashboard's session) and a request's record (`GET /generation`). The binary mounts
+//! [`api_routes`] under `/api/v1`, behind the gateway's key check; the dashboard mounts the
+//! `/keys` handlers for its session. Keys, limits and records live in `shoal-store` and their
+//! wire types in `shoal-protocol`; this crate owns the handlers and the rules for who may see
+//! and change what.
 //!
 //! Every key is looked up with the caller's account, so another account's key, like another
 //! account's request, reads as unknown: 404, never 403.
@@ -10,6 +14,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
+use shoal_gateway::{now_ms, ApiError, AppState, Caller, JsonBytes, KeyCaller, KeyManager};
 use shoal_protocol::cost::UsdOfCredits;
 use shoal_protocol::error::ErrorBody;
 use shoal_protocol::keys::{
@@ -19,9 +24,17 @@ use shoal_protocol::keys::{
 };
 use shoal_store::money::LimitReset;
 use shoal_store::{AccountId, ApiKeyInfo, KeyId, KeyKind, KeyLimit, KeyUsage, NewKey, StoreError};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::http::{ApiError, Caller, JsonBytes, KeyCaller, KeyManager};
-use crate::{now_ms, AppState};
+/// Every route of this API, for the gateway's `Routes::api` (under `/api/v1`).
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(current_key))
+        .routes(routes!(list_keys, create_key))
+        .routes(routes!(get_key, update_key, delete_key))
+        .routes(routes!(generation))
+}
 
 /// The calling key: its label, limit, what is left and when it resets, its usage today and in
 /// the window, and its rate limit.

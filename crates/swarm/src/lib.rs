@@ -1,18 +1,20 @@
-//! `service-swarm`: a model too large for one machine, served by a ring of span nodes
-//! (`kind: swarm` workers), each running a contiguous span of its layers.
+//! `service-swarm` for the Shoal gateway: a model too large for one machine, served by a ring
+//! of span nodes (`kind: swarm` workers), each running a contiguous span of its layers.
 //!
-//! [`ring`] is the registry: which spans are live, whether they cover a model's layers, and the
-//! cheapest chain through them. [`Swarm`] runs sessions over it: per job it picks a chain,
+//! `ring` is the registry: which spans are live, whether they cover a model's layers, and the
+//! cheapest chain through them. `Swarm` runs sessions over it: per job it picks a chain,
 //! opens a session on every node of it (`span_open`), sends the job to the chain's entry, and
 //! relays the binary frames between the nodes: hidden states forward, sampled tokens from the
 //! last span back to the entry. The gateway holds no hidden state; frames pass through memory.
-//! Of each session it keeps the job and the token ids sampled so far ([`sampled`]), so that
+//! Of each session it keeps the job and the token ids sampled so far (`sampled`), so that
 //! another entry can take the job over when the entry is lost mid-generation.
 //!
-//! Hooks elsewhere are single calls: `worker_ws` (span announcements, frames, job ends, leaving
-//! nodes), `relay` ([`dispatch`]) and `api` ([`available`]).
+//! [`SpanRing`] is the gateway's `SwarmRing` seam: the worker socket hands it span nodes'
+//! spans, frames, job ends and departures; the relay its model's jobs; the binary wires it in
+//! through `Seams`. It drives the gateway's worker pool and owns nothing else: no HTTP route,
+//! no storage.
 
-pub mod ring;
+mod ring;
 mod sampled;
 
 use std::collections::HashMap;
@@ -24,16 +26,15 @@ use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+use shoal_gateway::pool::{Detached, DispatchError, Job, JobEvent, Pool, WorkerId};
+use shoal_gateway::swarm::MODEL;
+use shoal_gateway::{AppState, SwarmRing};
 use shoal_protocol::swarm::{FrameHeader, FrameKind, Sampling, SpanInfo};
-use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest, ServedModel};
+use shoal_protocol::worker::{ErrorCode, GatewayMessage, JobRequest};
 
-use crate::workers::pool::{Detached, DispatchError, Job, JobEvent, Pool, WorkerId};
-use crate::AppState;
-pub use ring::{Coverage, Ring};
+use ring::Ring;
 use sampled::Sampled;
-
-/// The catalog id the ring serves.
-pub const MODEL: &str = "service-swarm";
 
 /// How long a session that lost a node waits for live spans to tile the lost layers again
 /// before its job fails.
@@ -128,9 +129,78 @@ pub struct SwarmMetrics {
     pub node_capacity: Family<NodeLabels, Gauge>,
 }
 
+impl SwarmMetrics {
+    /// Adds the families to the gateway's `/metrics`.
+    fn register(&self, r: &mut Registry) {
+        let m = self;
+        r.register(
+            "swarm_available",
+            "1 while live swarm spans cover every layer of a model",
+            m.available.clone(),
+        );
+        r.register("swarm_nodes", "Live swarm span nodes", m.nodes.clone());
+        r.register(
+            "swarm_gap_layers",
+            "Layers of swarm models that no live span holds",
+            m.gap_layers.clone(),
+        );
+        r.register(
+            "swarm_sessions",
+            "Swarm sessions opened (one per job on a chain)",
+            m.sessions.clone(),
+        );
+        r.register(
+            "swarm_sessions_broken",
+            "Swarm sessions that lost a node while running",
+            m.broken.clone(),
+        );
+        r.register(
+            "swarm_sessions_rerouted",
+            "Swarm sessions that lost a node and went on through another chain",
+            m.rerouted.clone(),
+        );
+        r.register(
+            "swarm_sessions_resumed",
+            "Swarm sessions that lost their entry mid-generation and went on from another entry \
+             (also counted as rerouted)",
+            m.resumed.clone(),
+        );
+        r.register(
+            "swarm_covered",
+            "Per swarm model (fingerprint): 1 while live spans cover its layers",
+            m.covered.clone(),
+        );
+        r.register(
+            "swarm_gap",
+            "Per layer range no live span of a swarm model holds: its size in layers",
+            m.gaps.clone(),
+        );
+        r.register(
+            "swarm_node_sessions",
+            "Per live span node: sessions running on it",
+            m.node_sessions.clone(),
+        );
+        r.register(
+            "swarm_node_capacity",
+            "Per live span node: sessions it takes at once",
+            m.node_capacity.clone(),
+        );
+        r.register(
+            "swarm_frames",
+            "Swarm frames relayed between span nodes",
+            m.frames.clone(),
+        );
+        r.register(
+            "swarm_frame_bytes",
+            "Bytes of swarm frames relayed",
+            m.frame_bytes.clone(),
+        );
+    }
+}
+
 /// The ring and its sessions.
 #[derive(Default)]
-pub struct Swarm {
+struct Swarm {
     inner: Mutex<Inner>,
     next_session: AtomicU64,
     pub metrics: SwarmMetrics,
@@ -369,10 +439,6 @@ impl Swarm {
         self.lock().ring.available()
     }
 
-    pub fn coverage(&self) -> Vec<Coverage> {
-        self.lock().ring.coverage()
-    }
-
     fn observe(&self, ring: &Ring) {
         let m = &self.metrics;
         let coverage = ring.coverage();
@@ -579,81 +645,82 @@ fn open_rest(pool: &Pool, chain: &[WorkerId], session: u64, sampling: Sampling) 
     }
 }
 
-/// Fails, after [`REPAIR_DEADLINE`], the sessions still waiting for a chain then.
-pub fn expire_later(state: &AppState) {
-    let state = state.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(REPAIR_DEADLINE).await;
-        state.swarm.expire(&state.pool);
-    });
+/// The gateway's [`SwarmRing`]: one [`Swarm`], shared by the socket, the relay and the
+/// timers that expire its sessions.
+#[derive(Clone, Default)]
+pub struct SpanRing(Arc<Swarm>);
+
+impl SpanRing {
+    /// Fails, after [`REPAIR_DEADLINE`], the sessions still waiting for a chain then.
+    fn expire_later(&self, state: &AppState) {
+        let (ring, state) = (self.clone(), state.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(REPAIR_DEADLINE).await;
+            ring.0.expire(&state.pool);
+        });
+    }
 }
 
-/// Checks the step deadline every second until the process ends.
-pub fn spawn_watch(state: AppState) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(1));
-        loop {
-            tick.tick().await;
-            if state.swarm.overdue(&state.pool, Instant::now()) {
-                expire_later(&state);
+impl SwarmRing for SpanRing {
+    fn join(
+        &self,
+        state: &AppState,
+        worker: WorkerId,
+        span: SpanInfo,
+        capacity: u32,
+    ) -> Result<(), &'static str> {
+        self.0.join(&state.pool, worker, span, capacity)
+    }
+
+    fn route(&self, state: &AppState, from: WorkerId, frame: Vec<u8>) -> Result<(), &'static str> {
+        self.0.route(&state.pool, from, frame)
+    }
+
+    fn job_ended(&self, state: &AppState, entry: WorkerId, job_id: &str) {
+        self.0.job_ended(&state.pool, entry, job_id);
+    }
+
+    /// Broken sessions that wait for a chain fail after [`REPAIR_DEADLINE`] if none comes.
+    fn leave(&self, state: &AppState, worker: WorkerId) {
+        if self.0.leave(&state.pool, worker) {
+            self.expire_later(state);
+        }
+    }
+
+    fn open(
+        &self,
+        state: &AppState,
+        request: &JobRequest,
+        exclude: &[WorkerId],
+    ) -> Result<Job, DispatchError> {
+        self.0.open(&state.pool, request, exclude)
+    }
+
+    fn available(&self) -> bool {
+        self.0.available()
+    }
+
+    fn free(&self) -> bool {
+        self.0.lock().ring.chain(&[]).is_some()
+    }
+
+    /// Checks the step deadline every second.
+    fn watch(&self, state: AppState) -> tokio::task::JoinHandle<()> {
+        let ring = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                tick.tick().await;
+                if ring.0.overdue(&state.pool, Instant::now()) {
+                    ring.expire_later(&state);
+                }
             }
-        }
-    })
-}
+        })
+    }
 
-/// Dispatches a chat job: swarm jobs through a chain of this replica's ring, or, when it has
-/// none free, to another replica whose ring announced one; the rest to the pool.
-pub async fn dispatch(
-    state: &AppState,
-    model: &str,
-    request: &JobRequest,
-    exclude: &[WorkerId],
-) -> Result<Job, DispatchError> {
-    if model != MODEL {
-        return state.pool.dispatch(model, request, exclude).await;
+    fn register_metrics(&self, registry: &mut Registry) {
+        self.0.metrics.register(registry);
     }
-    // The entry is handed the job only when it announced what the job needs (`Pool::dispatch_to`);
-    // when no node nor peer did, no chain is worth waiting for.
-    if request.needs_structured_outputs()
-        && !(state.pool.capabilities(MODEL)).is_some_and(|m| m.structured_outputs)
-    {
-        return Err(DispatchError::NoWorker);
-    }
-    match state.swarm.open(&state.pool, request, exclude) {
-        Err(_) if state.pool.peers_serve(MODEL) => {
-            (state.pool.dispatch_to_peers(MODEL, request, exclude)).await
-        }
-        opened => opened,
-    }
-}
-
-/// A swarm job another replica forwarded: this replica's ring only.
-pub fn dispatch_here(state: &AppState, request: &JobRequest) -> Result<Job, DispatchError> {
-    state.swarm.open(&state.pool, request, &[])
-}
-
-/// Whether a model can be served now: the swarm model when a ring (here, or another
-/// replica's) covers it, the rest when a worker serves them.
-pub fn available(state: &AppState, model: &str) -> bool {
-    if model == MODEL {
-        state.swarm.available() || state.pool.peers_serve(MODEL)
-    } else {
-        state.pool.available(model)
-    }
-}
-
-/// What this replica's ring offers other replicas: `service-swarm` with one free slot while a
-/// chain is free now, none while every chain is busy; `None` without a ring.
-pub fn offer(state: &AppState) -> Option<crate::workers::pool::Offer> {
-    if !state.swarm.available() {
-        return None;
-    }
-    let free = u32::from(state.swarm.lock().ring.chain(&[]).is_some());
-    let model = (state.pool.capabilities(MODEL)).unwrap_or_else(|| ServedModel {
-        id: MODEL.to_owned(),
-        ..Default::default()
-    });
-    Some(crate::workers::pool::Offer { model, free })
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! The gateway's check of a structured answer: what a worker says it enforced is verified
-//! before the answer counts as delivered.
+//! The gateway's check of a structured answer, as a pure function of the job and the answer:
+//! what a worker says it enforced is verified before the answer counts as delivered. The
+//! gateway's relay runs it on every structured request's answer; it does no I/O and keeps
+//! nothing.
 //!
 //! A request that needs structured outputs (`response_format` `json_object` or `json_schema`, or
 //! a `strict` function tool) gets a [`Check`] built once from its job: the content must parse as
@@ -14,7 +16,7 @@
 //!
 //! An answer cut by its token limit (`finish_reason: length`) or a filter is not checked: it is
 //! incomplete by definition, and says so. The relay decides what a failed check costs; this
-//! module only judges.
+//! crate only judges.
 
 use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value};
@@ -198,7 +200,7 @@ impl<'a> Watch<'a> {
 }
 
 /// `schema` rewritten for a 2020-12 validator so that it means what Shoal's subset reads in it.
-pub fn for_validator(schema: &Map<String, Value>) -> Value {
+fn for_validator(schema: &Map<String, Value>) -> Value {
     let mut root = schema.clone();
     // Read as 2020-12 whatever it declares: the rewrites below make the older forms 2020-12.
     root.remove("$schema");

@@ -1,9 +1,5 @@
-//! Buying credits with a stablecoin: the seam and the account's JSON view.
-//!
-//! The gateway knows deposits only through [`DepositSource`]: what each account may pay with
-//! (chains, tokens, its own deposit address) and the watcher's metrics. `shoal-payments`
-//! implements it (address derivation, the chain watcher) from outside, so the gateway links no
-//! Ethereum code; without a `[payments]` section the source is [`NoDeposits`].
+//! The account's view of its deposits: `GET /api/v1/deposits` (mounted by the binary beside
+//! the gateway's own routes, behind its key check) and the dashboard's Buy page.
 //!
 //! `GET /api/v1/deposits` (an API key; the dashboard's "Buy credits" page shows the same
 //! [`account_view`]) answers the account's payment options and its deposit history: the
@@ -12,19 +8,21 @@
 //! replica answers the same. Confirmations count the blocks on top of a transfer's block, from
 //! the head the watcher last saw; nothing here calls the chain's node.
 
+use std::sync::Arc;
+
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::Json;
-use prometheus_client::registry::Registry;
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
+use shoal_gateway::{ApiError, AppState, Caller};
 use shoal_protocol::error::ErrorBody;
 use shoal_store::deposits::{DepositRecord, PendingDeposit};
 use shoal_store::AccountId;
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::http::ApiError;
-use crate::http::Caller;
-use crate::AppState;
+use crate::Payments;
 
 /// One way an account can pay: a token on a chain, to the account's own address.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
@@ -56,22 +54,22 @@ pub struct DepositOption {
     pub payment_uri: String,
 }
 
-/// What the gateway needs from the deposit machinery.
-pub trait DepositSource: Send + Sync {
-    /// The account's payment options (empty when deposits are off or the account has no
-    /// address, e.g. an id beyond the derivable range).
-    fn options(&self, account: AccountId) -> Vec<DepositOption>;
-    /// Adds the watcher's metrics to the gateway's registry.
-    fn register_metrics(&self, _registry: &mut Registry) {}
+/// What accounts may pay with: the configured [`Payments`], or none (deposits off; the
+/// history recorded meanwhile is still shown).
+#[derive(Clone, Default)]
+pub struct Deposits(pub Option<Arc<Payments>>);
+
+impl Deposits {
+    fn options(&self, account: AccountId) -> Vec<DepositOption> {
+        (self.0.as_ref()).map_or_else(Vec::new, |p| p.options(account))
+    }
 }
 
-/// Deposits off: no options.
-pub struct NoDeposits;
-
-impl DepositSource for NoDeposits {
-    fn options(&self, _account: AccountId) -> Vec<DepositOption> {
-        Vec::new()
-    }
+/// `GET /api/v1/deposits`, for the gateway's `Routes::api`.
+pub fn api_routes(deposits: Deposits) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(account_deposits))
+        .layer(Extension(deposits))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -165,22 +163,25 @@ impl DepositPage {
         (status = 500, description = "The gateway failed", body = ErrorBody),
     )
 )]
-pub async fn account_deposits(
+async fn account_deposits(
     State(state): State<AppState>,
+    Extension(deposits): Extension<Deposits>,
     caller: Caller,
     query: Result<Query<DepositPage>, QueryRejection>,
 ) -> Result<Json<DepositsResponse>, ApiError> {
     let page = DepositPage::checked(query)?;
-    Ok(Json(account_view(&state, caller.account_id, page).await?))
+    let view = account_view(&state, &deposits, caller.account_id, page).await?;
+    Ok(Json(view))
 }
 
 /// What `GET /api/v1/deposits` answers for `account` (the dashboard's Buy page shows it too).
 pub async fn account_view(
     state: &AppState,
+    deposits: &Deposits,
     account: AccountId,
     page: DepositPage,
 ) -> Result<DepositsResponse, ApiError> {
-    let mut options = state.deposits.options(account);
+    let mut options = deposits.options(account);
     for o in &mut options {
         let token = o.token.to_ascii_lowercase();
         if let Some(h) = state.store.chain_head(o.chain_id as i64, &token).await? {
