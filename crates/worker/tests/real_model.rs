@@ -129,7 +129,7 @@ async fn four_batched_jobs_say_what_each_says_alone() {
         // llama.cpp computes a decode of two or more tokens with other kernels (llamafile's
         // sgemm) than a decode of one, so logits differ in their last bits and a near tie
         // can flip a greedy pick late in the text (seen in two of these four answers, after
-        // 15–20 tokens; llama.cpp's own batched decode does the same).
+        // 15–20 tokens).
         // A sequence given another's cache or logits goes wrong from its first words.
         let shared = text
             .chars()
