@@ -150,6 +150,50 @@ async fn four_batched_jobs_say_what_each_says_alone() {
     }
 }
 
+/// A long prompt is read in chunks between a running job's tokens: that job keeps streaming
+/// while it is read (one token per chunk of 128 prompt tokens), never waiting for all of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_long_prompt_does_not_stall_a_running_job() {
+    let Some(gguf) = gguf() else { return };
+    let backend = std::sync::Arc::new(load(gguf, 2));
+    let (tx, mut streamed) = mpsc::channel(4096);
+    let runner = backend.clone();
+    let running = tokio::spawn(async move {
+        let mut request = request(TASKS[0], false);
+        request.max_tokens = 400;
+        let mut out = JobOutput::new("running".into(), tx);
+        let job = Job {
+            id: "running".into(),
+            model: MODEL.into(),
+            request,
+        };
+        runner
+            .generate(job, &mut out, CancellationToken::new())
+            .await
+    });
+    assert!(streamed.recv().await.is_some(), "the running job streams");
+    let long = system_prompt().repeat(4);
+    let mut reader = request(&long, false);
+    reader.max_tokens = 1;
+    let reading = run_request(&backend, reader);
+    tokio::pin!(reading);
+    let mut during = 0;
+    let (_, usage) = loop {
+        tokio::select! {
+            done = &mut reading => break done,
+            Some(_) = streamed.recv() => during += 1,
+        }
+    };
+    assert!(usage.prompt_tokens > 1200, "{usage:?}");
+    let chunks = usage.prompt_tokens as usize / 128;
+    assert!(
+        during + 2 >= chunks,
+        "{during} tokens of the running job while {} prompt tokens were read",
+        usage.prompt_tokens
+    );
+    running.abort();
+}
+
 /// The same on the random-weight test model, which every build has: the count, and the
 /// cached job's text next to a cold one's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
