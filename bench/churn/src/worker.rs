@@ -366,6 +366,7 @@ async fn job(
         prompt_tokens: 5,
         completion_tokens,
         reasoning_tokens: 0,
+        cached_tokens: 0,
     };
     let done = |completion_tokens| {
         Out::Send(WorkerMessage::Done {

@@ -130,6 +130,7 @@ async fn answer_everything(mut ws: Socket, heartbeat: Duration) {
                 prompt_tokens: 3,
                 completion_tokens: 1,
                 reasoning_tokens: 0,
+                cached_tokens: 0,
             },
         };
         if ws.send(encode(&delta)).await.is_err() || ws.send(encode(&done)).await.is_err() {

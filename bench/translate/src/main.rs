@@ -75,6 +75,7 @@ fn done() -> Piece {
             input_tokens: 60,
             output_tokens: DELTAS as u64,
             reasoning_tokens: 0,
+            cached_tokens: 0,
             credits: 1,
         },
     }

@@ -270,6 +270,7 @@ impl BrowserJob for Job {
             prompt_tokens: self.prompt_tokens,
             completion_tokens: completion,
             reasoning_tokens: self.vocab.count(&self.reasoning).min(completion),
+            cached_tokens: 0,
         };
         let calls = self.parser.tool_calls() > 0;
         if let Some(allowed) = self.forced.take() {

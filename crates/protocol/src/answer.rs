@@ -73,6 +73,8 @@ pub struct Billed {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub reasoning_tokens: u64,
+    /// Part of `input_tokens`: those the worker had cached (shown, not priced apart).
+    pub cached_tokens: u64,
     /// What the request is charged, in credits.
     pub credits: i64,
 }
@@ -83,6 +85,7 @@ impl Billed {
             input_tokens: u.prompt_tokens,
             output_tokens: u.completion_tokens,
             reasoning_tokens: u.reasoning_tokens,
+            cached_tokens: u.cached_tokens.min(u.prompt_tokens),
             credits,
         }
     }
@@ -327,6 +330,7 @@ pub(crate) mod pieces {
                 input_tokens: input,
                 output_tokens: output,
                 reasoning_tokens: reasoning,
+                cached_tokens: 0,
                 credits: 2,
             },
         }

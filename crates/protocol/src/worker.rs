@@ -120,6 +120,14 @@ pub struct JobUsage {
     /// Part of `completion_tokens`.
     #[serde(default)]
     pub reasoning_tokens: u64,
+    /// Part of `prompt_tokens`: those the worker found already in its cache (not read again).
+    /// Billing counts them as prompt tokens all the same.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cached_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The generation input of one image job: nothing else about the request reaches an image

@@ -99,7 +99,9 @@ pub struct WorkerArgs {
     )]
     pub serve: Vec<ServeSpec>,
 
-    /// How many jobs to run at once.
+    /// How many jobs to run at once. With --backend llama, each is a sequence of one shared
+    /// context, decoded in the same batches, with a KV cache of --ctx tokens that it keeps
+    /// for the next job sharing its prefix; see --ctx for its size.
     #[arg(long, env = "SHOAL_WORKER_CONCURRENCY", default_value_t = 4,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub concurrency: u32,
@@ -139,12 +141,14 @@ pub struct WorkerArgs {
     pub mmproj: Option<std::path::PathBuf>,
 
     /// Context length in tokens of each slot (--backend llama; default: the model's, at most
-    /// 8192).
+    /// 8192). Each slot's KV cache takes layers × 2 × KV width × 2 bytes per token (f16), e.g.
+    /// 22.5 KiB a token, 180 MiB at 8192, for SmolLM2-135M; the total is that times
+    /// --concurrency, and the worker logs it at start (`kv_mib_per_slot`).
     #[arg(long, env = "SHOAL_WORKER_CTX", value_name = "N",
           value_parser = clap::value_parser!(u32).range(64..))]
     pub ctx: Option<u32>,
 
-    /// CPU threads per slot (--backend llama; default: all cores).
+    /// CPU threads of the llama engine (--backend llama; default: all cores).
     #[arg(long, env = "SHOAL_WORKER_THREADS", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,

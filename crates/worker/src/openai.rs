@@ -252,6 +252,7 @@ impl Tally {
             prompt_tokens: 0,
             completion_tokens: out.relayed(),
             reasoning_tokens: out.reasoning_relayed(),
+            cached_tokens: 0,
         })
     }
 
@@ -422,12 +423,20 @@ struct ChunkUsage {
     completion_tokens: Option<u64>,
     #[serde(default)]
     completion_tokens_details: Option<ChunkUsageDetails>,
+    #[serde(default)]
+    prompt_tokens_details: Option<ChunkPromptDetails>,
 }
 
 #[derive(Deserialize)]
 struct ChunkUsageDetails {
     #[serde(default)]
     reasoning_tokens: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct ChunkPromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
 }
 
 /// Maps one `data:` payload (other than `[DONE]`) to a delta, a finish reason and usage.
@@ -443,6 +452,10 @@ pub fn map_chunk(data: &str) -> Result<ChunkUpdate, ChunkError> {
             reasoning_tokens: u
                 .completion_tokens_details
                 .and_then(|d| d.reasoning_tokens)
+                .unwrap_or(0),
+            cached_tokens: u
+                .prompt_tokens_details
+                .and_then(|d| d.cached_tokens)
                 .unwrap_or(0),
         }),
         ..ChunkUpdate::default()
@@ -574,14 +587,16 @@ mod tests {
         assert_eq!(u.finish_reason.as_deref(), Some("length"));
         let u = map(
             r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42,
-                "completion_tokens_details":{"reasoning_tokens":7}}}"#,
+                "completion_tokens_details":{"reasoning_tokens":7},
+                "prompt_tokens_details":{"cached_tokens":8}}}"#,
         );
         assert_eq!(
             u.usage,
             Some(JobUsage {
                 prompt_tokens: 12,
                 completion_tokens: 30,
-                reasoning_tokens: 7
+                reasoning_tokens: 7,
+                cached_tokens: 8,
             })
         );
         assert!(u.delta.is_empty());

@@ -327,7 +327,8 @@ async fn serves_jobs_end_to_end() {
             usage: JobUsage {
                 prompt_tokens: 12,
                 completion_tokens: 3,
-                reasoning_tokens: 0
+                reasoning_tokens: 0,
+                cached_tokens: 0,
             }
         }
     );
@@ -408,7 +409,8 @@ async fn serves_jobs_end_to_end() {
             usage: JobUsage {
                 prompt_tokens: 0,
                 completion_tokens: 2,
-                reasoning_tokens: 0
+                reasoning_tokens: 0,
+                cached_tokens: 0,
             }
         }
     );
@@ -518,7 +520,8 @@ async fn cancel_stops_the_upstream_and_reports_what_was_delivered() {
         JobUsage {
             prompt_tokens: 0,
             completion_tokens: (relayed + late.len()) as u64,
-            reasoning_tokens: 0
+            reasoning_tokens: 0,
+            cached_tokens: 0,
         }
     );
     wait_for("the upstream stream to be dropped", || up.hung_up() == 1).await;

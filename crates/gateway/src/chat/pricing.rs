@@ -49,6 +49,7 @@ impl UsageBounds {
             .completion_tokens
             .min(u64::from(self.completion_tokens));
         usage.reasoning_tokens = usage.reasoning_tokens.min(usage.completion_tokens);
+        usage.cached_tokens = usage.cached_tokens.min(usage.prompt_tokens);
         *usage != before
     }
 }
@@ -67,6 +68,7 @@ mod tests {
             prompt_tokens: 150,
             completion_tokens: 16,
             reasoning_tokens: 16,
+            cached_tokens: 0,
         };
         assert!(!bounds.clamp(&mut honest));
         assert_eq!(honest.prompt_tokens, 150);
@@ -74,6 +76,7 @@ mod tests {
             prompt_tokens: 100_000,
             completion_tokens: 100_000,
             reasoning_tokens: 100_000,
+            cached_tokens: 0,
         };
         assert!(bounds.clamp(&mut inflated));
         assert_eq!(
@@ -82,12 +85,14 @@ mod tests {
                 prompt_tokens: 150,
                 completion_tokens: 16,
                 reasoning_tokens: 16,
+                cached_tokens: 0,
             }
         );
         let mut reasoning_only = JobUsage {
             prompt_tokens: 3,
             completion_tokens: 4,
             reasoning_tokens: 9,
+            cached_tokens: 0,
         };
         assert!(bounds.clamp(&mut reasoning_only));
         assert_eq!(reasoning_only.reasoning_tokens, 4);

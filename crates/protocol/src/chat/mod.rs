@@ -16,7 +16,7 @@ pub use request::{
 };
 pub use response::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionTokensDetails, Delta,
-    FunctionCallDelta, ResponseMessage, ToolCallDelta, Usage,
+    FunctionCallDelta, PromptTokensDetails, ResponseMessage, ToolCallDelta, Usage,
 };
 pub use token_bound::{
     CONTENT_PART_TOKEN_ALLOWANCE, IMAGE_TOKEN_ALLOWANCE, MESSAGE_TOKEN_ALLOWANCE,

@@ -220,6 +220,9 @@ pub struct Usage {
     pub total_tokens: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completion_tokens_details: Option<CompletionTokensDetails>,
+    /// Written when the worker found part of the prompt in its cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens_details: Option<PromptTokensDetails>,
     /// What the request was charged, in credits (Shoal's answers always carry it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<i64>,
@@ -235,6 +238,13 @@ pub struct CompletionTokensDetails {
     pub reasoning_tokens: u64,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptTokensDetails {
+    /// Part of `prompt_tokens`: read from the worker's prefix cache, priced like the rest.
+    pub cached_tokens: u64,
+}
+
 impl Usage {
     /// `total_tokens` is computed; `reasoning_tokens` (part of `completion_tokens`) is
     /// written when given.
@@ -245,6 +255,7 @@ impl Usage {
             total_tokens: prompt_tokens.saturating_add(completion_tokens),
             completion_tokens_details: reasoning_tokens
                 .map(|reasoning_tokens| CompletionTokensDetails { reasoning_tokens }),
+            prompt_tokens_details: None,
             cost: None,
             cost_usd: None,
         }
@@ -255,6 +266,9 @@ impl Usage {
         Usage {
             cost: Some(b.credits),
             cost_usd: Some(UsdOfCredits(b.credits)),
+            prompt_tokens_details: (b.cached_tokens > 0).then_some(PromptTokensDetails {
+                cached_tokens: b.cached_tokens,
+            }),
             ..Usage::new(b.input_tokens, b.output_tokens, Some(b.reasoning_tokens))
         }
     }

@@ -355,3 +355,25 @@ fn parses_upstream_chunks() {
     assert_eq!(chunk.choices[0].delta.content.as_deref(), Some("Hi"));
     assert_eq!(chunk.usage, None);
 }
+
+#[test]
+fn cached_prompt_tokens_show_in_the_usage_block() {
+    use crate::answer::Billed;
+    use crate::worker::JobUsage;
+    let report: JobUsage =
+        serde_json::from_value(json!({"prompt_tokens": 9, "completion_tokens": 2})).unwrap();
+    assert_eq!(report.cached_tokens, 0, "older workers send none");
+    let report = JobUsage {
+        cached_tokens: 12,
+        ..report
+    };
+    let billed = Billed::new(report, 3);
+    assert_eq!(billed.cached_tokens, 9, "never more than the prompt");
+    let v = serde_json::to_value(Usage::billed(billed)).unwrap();
+    assert_eq!(v["prompt_tokens_details"], json!({"cached_tokens": 9}));
+    assert_eq!(v["prompt_tokens"], 9);
+    let none = serde_json::to_value(Usage::billed(Billed::new(JobUsage::default(), 1))).unwrap();
+    assert!(none.get("prompt_tokens_details").is_none(), "{none}");
+    let wire = serde_json::to_value(JobUsage::default()).unwrap();
+    assert!(wire.get("cached_tokens").is_none(), "{wire}");
+}

@@ -83,6 +83,7 @@ async fn child_worker(base: &str, token: &str, mode: &str) {
             prompt_tokens: 3,
             completion_tokens: 1,
             reasoning_tokens: 0,
+            cached_tokens: 0,
         },
     };
     let frame = masked_text_frame(serde_json::to_string(&done).unwrap().as_bytes());
@@ -242,6 +243,7 @@ async fn answer(
         prompt_tokens: 3,
         completion_tokens: 1,
         reasoning_tokens: 0,
+        cached_tokens: 0,
     };
     let done = WorkerMessage::Done {
         job_id,

@@ -1,11 +1,12 @@
 //! The `llama` backend: runs a GGUF model in-process with llama.cpp (`llama-cpp-2`).
 //!
-//! The model is loaded once and shared. Each of the `--concurrency` slots is a thread that owns
-//! its own llama.cpp context (KV cache), so jobs never wait on each other's tokens; a job runs
-//! on whichever slot is free. A job's conversation is rendered with the GGUF's own chat
-//! template ([`template`]), tokenized, decoded, and sampled token by token; each token's text
-//! goes through the stop strings and the output parser ([`output`]: reasoning, tool calls)
-//! and out as deltas at once. Cancellation is checked before every token.
+//! The model is loaded once, with one llama.cpp context whose KV cache holds one sequence per
+//! `--concurrency` slot; [`engine`] decodes all running jobs in shared batches and keeps each
+//! slot's cache for the next job that shares its prefix. A job's conversation is rendered with
+//! the GGUF's own chat template ([`template`]), tokenized, decoded, and sampled token by token;
+//! each token's text goes through the stop strings and the output parser ([`output`]:
+//! reasoning, tool calls) and out as deltas at once. Cancellation is checked before every
+//! token.
 //!
 //! A grammar ([`grammar::plan`]) constrains sampling where the request asks for a shape: a
 //! forced `tool_choice` (the reply is calls of the right functions), a `response_format`
@@ -17,6 +18,7 @@
 //! a conversation; they take the place of their parts in the prompt, and their tokens count as
 //! prompt tokens. Only then does the backend announce vision.
 
+mod engine;
 pub mod grammar;
 mod log;
 pub mod output;
@@ -34,7 +36,6 @@ use futures::future::BoxFuture;
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_backend::LlamaBackend;
-use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::LlamaModel;
 use llama_cpp_2::mtmd::{MtmdBitmap, MtmdContext, MtmdContextParams, MtmdInputText};
@@ -57,15 +58,16 @@ pub struct LlamaOptions {
     pub mmproj: Option<PathBuf>,
     /// Context length per slot (default: the model's, at most 8192).
     pub ctx: Option<u32>,
-    /// CPU threads per slot (default: all cores).
+    /// CPU threads of the engine (default: all cores).
     pub threads: Option<u32>,
     pub concurrency: u32,
     /// Print load progress on stderr.
     pub progress: bool,
 }
 
-/// llama.cpp's backend may be initialised once per process.
-pub(crate) fn llama_backend() -> anyhow::Result<&'static LlamaBackend> {
+/// llama.cpp's backend may be initialised once per process: the worker's, and a bench's
+/// beside it, share this one.
+pub fn llama_backend() -> anyhow::Result<&'static LlamaBackend> {
     static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
     BACKEND
         .get_or_init(|| {
@@ -163,7 +165,8 @@ struct Task {
     grammar: Option<JobGrammar>,
     /// The conversation's images, in prompt order (each is a marker in `prompt`).
     images: Vec<Vec<u8>>,
-    events: mpsc::Sender<Event>,
+    /// Unbounded: the engine never waits on one job's reader.
+    events: mpsc::UnboundedSender<Event>,
     cancel: CancellationToken,
 }
 
@@ -177,7 +180,7 @@ pub struct LlamaCppBackend {
     models: Vec<ServeSpec>,
     template: ChatTemplate,
     vision: Option<Arc<Vision>>,
-    tasks: Mutex<std_mpsc::Sender<Task>>,
+    tasks: mpsc::Sender<Task>,
 }
 
 impl LlamaCppBackend {
@@ -211,10 +214,10 @@ impl LlamaCppBackend {
             template.supports_tools,
             n_ctx,
         );
-        let tx = start_slots(
+        let tx = start_engine(
             backend,
             model,
-            vision.as_ref(),
+            vision.clone(),
             n_ctx,
             threads,
             options.concurrency,
@@ -226,6 +229,7 @@ impl LlamaCppBackend {
             n_ctx,
             threads,
             slots = options.concurrency,
+            kv_mib_per_slot = kv_bytes_per_slot(model, n_ctx) >> 20,
             load_ms = started.elapsed().as_millis() as u64,
             models = ?models.iter().map(|s| s.model.id.as_str()).collect::<Vec<_>>(),
             "llama backend ready"
@@ -234,21 +238,17 @@ impl LlamaCppBackend {
             models,
             template,
             vision,
-            tasks: Mutex::new(tx),
+            tasks: tx,
         })
     }
 
     async fn run(&self, job: Job, out: &mut JobOutput, cancel: CancellationToken) -> JobEnd {
-        let (events, rx) = mpsc::channel(64);
+        let (events, rx) = mpsc::unbounded_channel();
         let task = match self.task(job, events, cancel.clone()) {
             Ok(task) => task,
             Err(end) => return end,
         };
-        let sent = match self.tasks.lock() {
-            Ok(tasks) => tasks.send(task).is_ok(),
-            Err(_) => false,
-        };
-        if !sent {
+        if self.tasks.send(task).await.is_err() {
             return failed(ErrorCode::InferenceFailed, true);
         }
         forward(rx, out, &cancel).await
@@ -259,7 +259,7 @@ impl LlamaCppBackend {
     fn task(
         &self,
         job: Job,
-        events: mpsc::Sender<Event>,
+        events: mpsc::UnboundedSender<Event>,
         cancel: CancellationToken,
     ) -> Result<Task, JobEnd> {
         if !self.models.iter().any(|s| s.model.id == job.model) {
@@ -336,7 +336,7 @@ impl LlamaCppBackend {
 
 /// Passes a slot's deltas on until its end; a client that is gone cancels the job.
 async fn forward(
-    mut rx: mpsc::Receiver<Event>,
+    mut rx: mpsc::UnboundedReceiver<Event>,
     out: &mut JobOutput,
     cancel: &CancellationToken,
 ) -> JobEnd {
@@ -415,54 +415,59 @@ fn fit_models(models: &mut [ServeSpec], vision: bool, template_tools: bool, n_ct
     }
 }
 
-/// Starts `concurrency` slot threads, each with its own context of `n_ctx` tokens, and
-/// returns the sender that hands them tasks. Contexts are made one at a time: llama.cpp's
-/// context creation touches the model.
-fn start_slots(
+/// Starts the engine's thread with one context of `concurrency` sequences of `n_ctx` tokens
+/// each, and returns the sender that hands it tasks (bounded: a caller waits while the queue
+/// is full).
+fn start_engine(
     backend: &'static LlamaBackend,
     model: &'static LlamaModel,
-    vision: Option<&Arc<Vision>>,
+    vision: Option<Arc<Vision>>,
     n_ctx: u32,
     threads: i32,
     concurrency: u32,
-) -> anyhow::Result<std_mpsc::Sender<Task>> {
-    let (tx, rx) = std_mpsc::channel::<Task>();
-    let rx = Arc::new(Mutex::new(rx));
+) -> anyhow::Result<mpsc::Sender<Task>> {
+    let (tx, rx) = mpsc::channel::<Task>(concurrency as usize);
     let (ready_tx, ready_rx) = std_mpsc::channel::<Result<(), String>>();
-    for slot in 0..concurrency {
-        let rx = rx.clone();
-        let ready = ready_tx.clone();
-        let vision = vision.cloned();
-        std::thread::Builder::new()
-            .name(format!("llama-slot-{slot}"))
-            .spawn(move || {
-                let params = LlamaContextParams::default()
-                    .with_n_ctx(NonZeroU32::new(n_ctx))
-                    .with_n_batch(512)
-                    .with_n_seq_max(1)
-                    .with_n_threads(threads)
-                    .with_n_threads_batch(threads);
-                let ctx = match model.new_context(backend, params) {
-                    Ok(ctx) => {
-                        let _ = ready.send(Ok(()));
-                        ctx
-                    }
-                    Err(e) => {
-                        let _ = ready.send(Err(e.to_string()));
-                        return;
-                    }
-                };
-                slot_loop(slot, model, ctx, vision.as_deref(), &rx);
-            })
-            .context("starting a llama slot thread")?;
-        ready_rx
-            .recv()
-            .context("a llama slot thread died")?
-            .map_err(|e| {
-                anyhow::anyhow!("llama.cpp could not make a context of {n_ctx} tokens: {e}")
-            })?;
-    }
+    let total = n_ctx.saturating_mul(concurrency);
+    let n_batch = engine::n_batch(concurrency) as u32;
+    std::thread::Builder::new()
+        .name("llama-engine".into())
+        .spawn(move || {
+            let params = LlamaContextParams::default()
+                .with_n_ctx(NonZeroU32::new(total))
+                .with_n_batch(n_batch)
+                .with_n_ubatch(n_batch)
+                .with_n_seq_max(concurrency)
+                .with_kv_unified(false)
+                .with_n_threads(threads)
+                .with_n_threads_batch(threads);
+            match model.new_context(backend, params) {
+                Ok(ctx) => {
+                    let _ = ready_tx.send(Ok(()));
+                    engine::Engine::new(model, ctx, vision, concurrency, n_ctx as usize).run(rx);
+                }
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e.to_string()));
+                }
+            }
+        })
+        .context("starting the llama engine thread")?;
+    ready_rx
+        .recv()
+        .context("the llama engine thread died")?
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "llama.cpp could not make a context of {concurrency} sequences of {n_ctx} tokens: {e}"
+            )
+        })?;
     Ok(tx)
+}
+
+/// The bytes of one slot's KV cache: keys and values (f16) of every layer for `n_ctx` tokens.
+fn kv_bytes_per_slot(model: &LlamaModel, n_ctx: u32) -> u64 {
+    let n_head = u64::from(model.n_head().max(1));
+    let n_embd_kv = model.n_embd() as u64 / n_head * u64::from(model.n_head_kv());
+    u64::from(model.n_layer()) * 2 * n_embd_kv * 2 * u64::from(n_ctx)
 }
 
 impl ChatBackend for LlamaCppBackend {
@@ -481,30 +486,6 @@ impl ChatBackend for LlamaCppBackend {
         cancel: CancellationToken,
     ) -> BoxFuture<'a, JobEnd> {
         Box::pin(self.run(job, out, cancel))
-    }
-}
-
-fn slot_loop(
-    slot: u32,
-    model: &'static LlamaModel,
-    mut ctx: LlamaContext<'static>,
-    vision: Option<&Vision>,
-    rx: &Mutex<std_mpsc::Receiver<Task>>,
-) {
-    loop {
-        let task = {
-            let Ok(rx) = rx.lock() else { return };
-            match rx.recv() {
-                Ok(t) => t,
-                Err(_) => return,
-            }
-        };
-        let events = task.events.clone();
-        let job_id = task.job_id.clone();
-        tracing::debug!(slot, %job_id, "slot generating");
-        let end = generate(model, &mut ctx, vision, task);
-        tracing::debug!(slot, %job_id, "slot done");
-        let _ = events.blocking_send(Event::End(end));
     }
 }
 
@@ -630,50 +611,15 @@ fn cancelled(n_prompt: usize) -> JobEnd {
     }
 }
 
-/// Decodes a text-only prompt, in batches; logits only for its last token.
-fn eval_text(
-    model: &'static LlamaModel,
-    ctx: &mut LlamaContext<'static>,
-    task: &Task,
-) -> Result<Evaluated, JobEnd> {
-    let vocab = model.vocab();
-    let tokens = vocab.tokenize(task.prompt.as_bytes(), vocab.should_add_bos(), true);
-    let n_ctx = ctx.n_ctx() as usize;
-    if tokens.is_empty() || tokens.len() >= n_ctx {
-        return Err(failed(ErrorCode::ContextLengthExceeded, false));
-    }
-    let n_batch = ctx.n_batch() as usize;
-    let mut batch = LlamaBatch::new(n_batch.max(1), 1);
-    for (chunk_no, chunk) in tokens.chunks(n_batch).enumerate() {
-        if task.cancel.is_cancelled() {
-            return Err(cancelled(tokens.len()));
-        }
-        batch.clear();
-        for (i, t) in chunk.iter().enumerate() {
-            let pos = (chunk_no * n_batch + i) as i32;
-            let last = chunk_no * n_batch + i == tokens.len() - 1;
-            if batch.add(*t, pos, &[0], last).is_err() {
-                return Err(failed(ErrorCode::InferenceFailed, true));
-            }
-        }
-        if ctx.decode(&mut batch).is_err() {
-            return Err(failed(ErrorCode::InferenceFailed, true));
-        }
-    }
-    Ok(Evaluated {
-        n_prompt: tokens.len(),
-        pos: tokens.len() as i32,
-        logits_at: batch.n_tokens() - 1,
-    })
-}
-
 /// Decodes a prompt with images through mtmd: text chunks are decoded, image chunks encoded
 /// by the projector and their embeddings decoded.
 fn eval_multimodal(
     model: &'static LlamaModel,
     ctx: &mut LlamaContext<'static>,
+    n_ctx: usize,
     vision: &Vision,
     task: &Task,
+    seq: i32,
 ) -> Result<Evaluated, JobEnd> {
     let mtmd = vision.ctx.lock().unwrap_or_else(|p| p.into_inner());
     let mut bitmaps = Vec::with_capacity(task.images.len());
@@ -698,7 +644,7 @@ fn eval_multimodal(
     };
     drop(bitmaps);
     let n_prompt = chunks.total_tokens();
-    if n_prompt == 0 || n_prompt >= ctx.n_ctx() as usize {
+    if n_prompt == 0 || n_prompt >= n_ctx {
         return Err(failed(ErrorCode::ContextLengthExceeded, false));
     }
     if task.cancel.is_cancelled() {
@@ -707,7 +653,7 @@ fn eval_multimodal(
     let mut mtmd = mtmd;
     let n_batch = ctx.n_batch() as i32;
     let pos = chunks
-        .eval_chunks(&mut mtmd, ctx, 0, 0, n_batch, true)
+        .eval_chunks(&mut mtmd, ctx, 0, seq, n_batch, true)
         .map_err(|_| failed(ErrorCode::InferenceFailed, true))?;
     Ok(Evaluated {
         n_prompt,
@@ -715,34 +661,6 @@ fn eval_multimodal(
         // The last output row: the prompt ends with text, whose last token has logits.
         logits_at: -1,
     })
-}
-
-/// Runs one job on a slot's context. Blocking.
-fn generate(
-    model: &'static LlamaModel,
-    ctx: &mut LlamaContext<'static>,
-    vision: Option<&Vision>,
-    task: Task,
-) -> JobEnd {
-    ctx.clear_kv_cache();
-    let evaluated = match (vision, task.images.is_empty()) {
-        (_, true) => eval_text(model, ctx, &task),
-        (Some(vision), false) => eval_multimodal(model, ctx, vision, &task),
-        (None, false) => Err(failed(ErrorCode::VisionUnsupported, true)),
-    };
-    let evaluated = match evaluated {
-        Ok(e) => e,
-        Err(end) => return end,
-    };
-    let Some(sampler) = job_sampler(model, &task) else {
-        tracing::error!("the job's grammar was refused by llama.cpp");
-        return failed(ErrorCode::InferenceFailed, false);
-    };
-    let mut generation = Generation::new(&task, evaluated, ctx.n_ctx() as usize, sampler);
-    match generation.tokens(model, ctx, &task) {
-        Ok(finish) => generation.finish(&task, finish),
-        Err(end) => end,
-    }
 }
 
 /// The job's sampling: greedy at temperature 0, else top-p, temperature and a (seeded) draw;
@@ -778,7 +696,7 @@ fn job_sampler(model: &'static LlamaModel, task: &Task) -> Option<grammar::Guide
 /// Sends `deltas` to the job, in order; a job whose receiver is gone ends disconnected.
 fn send(task: &Task, deltas: Vec<Delta>) -> Result<(), JobEnd> {
     for d in deltas {
-        if task.events.blocking_send(Event::Delta(d)).is_err() {
+        if task.events.send(Event::Delta(d)).is_err() {
             return Err(failed(ErrorCode::Disconnected, false));
         }
     }
@@ -823,105 +741,6 @@ impl TextOut {
         tail.extend(self.parser.push(&self.stops.finish()));
         tail.extend(self.parser.finish());
         tail
-    }
-}
-
-/// One job's generation once its prompt is in the context.
-struct Generation {
-    sampler: grammar::GuidedSampler,
-    text: TextOut,
-    usage: JobUsage,
-    /// The most completion tokens: what the request allows and the context has room for.
-    budget: usize,
-    /// The position of the next token.
-    pos: i32,
-    /// The output row the next token is sampled from.
-    logits_at: i32,
-}
-
-impl Generation {
-    fn new(
-        task: &Task,
-        evaluated: Evaluated,
-        n_ctx: usize,
-        sampler: grammar::GuidedSampler,
-    ) -> Self {
-        // The prompt evaluators refuse a prompt that leaves no room.
-        debug_assert!(evaluated.n_prompt < n_ctx);
-        Self {
-            sampler,
-            text: TextOut::new(task),
-            usage: JobUsage {
-                prompt_tokens: evaluated.n_prompt as u64,
-                completion_tokens: 0,
-                reasoning_tokens: 0,
-            },
-            budget: (task.request.max_tokens as usize).min(n_ctx - evaluated.n_prompt),
-            pos: evaluated.pos,
-            logits_at: evaluated.logits_at,
-        }
-    }
-
-    /// Samples, sends and decodes token after token until the end of generation, a stop
-    /// string, cancellation or the budget; returns why it ended.
-    fn tokens(
-        &mut self,
-        model: &'static LlamaModel,
-        ctx: &mut LlamaContext<'static>,
-        task: &Task,
-    ) -> Result<FinishReason, JobEnd> {
-        let vocab = model.vocab();
-        let mut piece = Vec::with_capacity(32);
-        let mut batch = LlamaBatch::new(1, 1);
-        while (self.usage.completion_tokens as usize) < self.budget {
-            if task.cancel.is_cancelled() {
-                return Ok(FinishReason::Stop);
-            }
-            let token = self.sampler.sample(ctx, self.logits_at);
-            if vocab.is_eog(token) {
-                return Ok(FinishReason::Stop);
-            }
-            self.usage.completion_tokens += 1;
-            if self.text.parser.in_reasoning() {
-                self.usage.reasoning_tokens += 1;
-            }
-            piece.clear();
-            vocab.token_to_piece_into(token, &mut piece, false, None);
-            let (deltas, stopped) = self.text.push(&piece);
-            send(task, deltas)?;
-            if stopped {
-                return Ok(FinishReason::Stop);
-            }
-            if (self.usage.completion_tokens as usize) >= self.budget {
-                break;
-            }
-            batch.clear();
-            if batch.add(token, self.pos, &[0], true).is_err() || ctx.decode(&mut batch).is_err() {
-                let retryable = self.usage.completion_tokens == 0;
-                return Err(failed(ErrorCode::InferenceFailed, retryable));
-            }
-            self.pos += 1;
-            self.logits_at = 0;
-        }
-        Ok(FinishReason::Length)
-    }
-
-    /// Sends what was held back (unless cancelled) and says how the job ended.
-    fn finish(mut self, task: &Task, finish: FinishReason) -> JobEnd {
-        if finish != FinishReason::Stop || !task.cancel.is_cancelled() {
-            if let Err(end) = send(task, self.text.finish()) {
-                return end;
-            }
-        }
-        let finish_reason = if self.text.parser.tool_calls() > 0 {
-            FinishReason::ToolCalls
-        } else {
-            finish
-        };
-        JobEnd::Done {
-            finish_reason,
-            usage: self.usage,
-        }
     }
 }
 
