@@ -156,7 +156,10 @@ def test_streamed_and_with_tools_too(client):
     whole = ask(client, WHOLE, tools=tools)
     swarm = ask(client, SWARM, tools=tools)
     assert swarm.choices[0].message.content == whole.choices[0].message.content
-    assert swarm.usage == whole.usage
+    # The whole model's worker may read the prompt's start from its cache (the usage's
+    # prompt_tokens_details); what is counted and billed is the same.
+    billed = ("prompt_tokens", "completion_tokens", "total_tokens", "cost")
+    assert {k: getattr(swarm.usage, k) for k in billed} == {k: getattr(whole.usage, k) for k in billed}
 
 
 def test_losing_the_only_node_of_a_span_closes_the_ring(ring, client):

@@ -178,7 +178,7 @@ impl Engine {
         };
         // The last prompt token is always decoded again: its logits are the first sample's.
         let keep = self.keep_prefix(slot, shared.min(prompt.len() - 1));
-        tracing::debug!(job_id = %task.job_id, seq = slot, prompt = prompt.len(), cached = keep, "job admitted");
+        tracing::debug!(slot, job_id = %task.job_id, prompt = prompt.len(), cached = keep, "slot generating");
         self.slots[slot].job = Some(Active {
             task,
             n_prompt: prompt.len(),
@@ -227,13 +227,14 @@ impl Engine {
             return end(&task, failed(ErrorCode::InferenceFailed, true));
         };
         self.keep_prefix(slot, 0);
+        tracing::debug!(slot, job_id = %task.job_id, "slot generating");
         let seq = self.slots[slot].seq;
         let evaluated =
             match eval_multimodal(self.model, &mut self.ctx, self.n_ctx, &vision, &task, seq) {
                 Ok(e) => e,
                 Err(e) => {
                     let _ = self.ctx.kv_cache_seq_rm(seq, None, None);
-                    return end(&task, e);
+                    return slot_done(slot, &task, e);
                 }
             };
         let Some(generation) = self.generation(&task, &evaluated) else {
@@ -267,7 +268,7 @@ impl Engine {
 
     /// Ends the jobs whose caller cancelled them.
     fn sweep_cancelled(&mut self) {
-        for slot in &mut self.slots {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(active) = &slot.job else { continue };
             if !active.task.cancel.is_cancelled() {
                 continue;
@@ -281,7 +282,7 @@ impl Engine {
                     generation.finish(&active.task, FinishReason::Stop)
                 }
             };
-            end(&active.task, end_of_job);
+            slot_done(i, &active.task, end_of_job);
         }
     }
 
@@ -396,10 +397,10 @@ impl Engine {
             }
             Ok(Step::Finished(reason)) => {
                 if let Phase::Generating { generation, .. } = active.phase {
-                    end(&active.task, generation.finish(&active.task, reason));
+                    slot_done(i, &active.task, generation.finish(&active.task, reason));
                 }
             }
-            Err(end_of_job) => end(&active.task, end_of_job),
+            Err(end_of_job) => slot_done(i, &active.task, end_of_job),
         }
     }
 
@@ -414,9 +415,20 @@ impl Engine {
                 Phase::Reading(_) => false,
                 Phase::Generating { generation, .. } => generation.usage.completion_tokens > 0,
             };
-            end(&active.task, failed(ErrorCode::InferenceFailed, !produced));
+            slot_done(
+                i,
+                &active.task,
+                failed(ErrorCode::InferenceFailed, !produced),
+            );
         }
     }
+}
+
+/// Ends the job slot `slot` was running; the log line pairs with its "slot generating" (the
+/// job's id and the slot only).
+fn slot_done(slot: usize, task: &Task, end_of_job: JobEnd) {
+    tracing::debug!(slot, job_id = %task.job_id, "slot done");
+    end(task, end_of_job);
 }
 
 /// Tells the job how it ended.
